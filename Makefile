@@ -1,0 +1,194 @@
+# The attention book: chapters/*.nw -> code/ (tangled C) -> build/bin/ (one
+# program per chapter) -> build/data/ -> build/fig/ (gnuplot) -> three PDFs.
+# Quiet by default, one line per step; `make V=1` shows every command.
+# `make help` lists the targets.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDARY:
+
+B        := build
+PYTHON   := /usr/bin/python3
+CHAPTERS := $(sort $(wildcard chapters/*.nw))
+EDITIONS := zh en bilingual
+PDFS     := $(EDITIONS:%=$(B)/book-%.pdf)
+
+CC       ?= cc
+CPPFLAGS := -Icode -D_POSIX_C_SOURCE=200809L
+CFLAGS   := -std=c11 -O2 -Wall -Wextra -Werror -pedantic
+DBGFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -pedantic \
+            -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDLIBS   := -lm
+
+ifeq ($(V),1)
+  Q :=
+  msg :=
+else
+  Q := @
+  msg = @printf '  %-8s %s\n' '$(1)' '$(2)';
+endif
+
+# Tools the build needs, and the Debian package each comes from.
+need = $(if $(shell command -v $(1) 2>/dev/null),,$(error $(1) not found: install the Debian package $(2) (./build.sh does this)))
+
+#### Tangle ##################################################################
+# All chapters go to notangle together.  The list of files it wrote is
+# included below, so make restarts with it after the chapters change.
+$(B)/tangle.mk: $(CHAPTERS) tools/tangle.sh
+	$(call need,notangle,noweb)
+	$(call msg,TANGLE,code/)
+	$(Q)mkdir -p $(B)
+	$(Q)tools/tangle.sh code $(CHAPTERS)
+	$(Q)printf 'CODE := %s\n' "$$(noroots $(CHAPTERS) | sed -n 's/^<<\(code\/.*\)>>$$/\1/p' | sort | tr '\n' ' ')" > $@
+
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+include $(B)/tangle.mk
+endif
+
+PROG_SRCS := $(filter code/ch%.c code/app%.c,$(CODE))
+LIB_SRCS  := $(filter-out $(PROG_SRCS),$(filter %.c,$(CODE)))
+PROGRAMS  := $(PROG_SRCS:code/%.c=$(B)/bin/%)
+DBG_PROGS := $(PROG_SRCS:code/%.c=$(B)/debug/bin/%)
+
+#### Compile #################################################################
+$(B)/obj/%.o: code/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libattn.a: $(LIB_SRCS:code/%.c=$(B)/obj/%.o)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/bin/%: $(B)/obj/%.o $(B)/libattn.a
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(wildcard $(B)/obj/*.d $(B)/debug/obj/*.d)
+
+programs: $(PROGRAMS)
+
+# Debug build: tangled with #line directives (notangle -L), so compiler
+# messages and gdb point into the .nw files; built with AddressSanitizer and
+# UndefinedBehaviorSanitizer.  The tests run the programs this way too.
+$(B)/debug/tangle.stamp: $(CHAPTERS) tools/tangle.sh
+	$(call msg,TANGLE,$(B)/debug/code/ (-L))
+	$(Q)mkdir -p $(B)/debug/code
+	$(Q)tools/tangle.sh -L $(B)/debug/code $(CHAPTERS)
+	$(Q)touch $@
+
+$(B)/debug/code/%.c: $(B)/debug/tangle.stamp ;
+$(B)/debug/code/%.h: $(B)/debug/tangle.stamp ;
+
+$(B)/debug/obj/%.o: $(B)/debug/code/%.c
+	$(call msg,CC-DBG,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -I$(B)/debug/code -D_POSIX_C_SOURCE=200809L $(DBGFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/debug/bin/%: $(B)/debug/obj/%.o $(LIB_SRCS:code/%.c=$(B)/debug/obj/%.o)
+	$(call msg,LD-DBG,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(DBGFLAGS) -o $@ $^ $(LDLIBS)
+
+debug: $(DBG_PROGS)
+
+#### Figures #################################################################
+# figures/NAME.gp draws build/fig/NAME.{tex,pdf} from build/data/NAME.dat;
+# its first line says which program prints that data:  # data: PROGRAM ARGS
+FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
+fig_data  = $(shell sed -n '1s/^\# data: //p' figures/$(1).gp)
+
+define figure_rules
+$(B)/data/$(1).dat: $(B)/bin/$(firstword $(call fig_data,$(1)))
+	$$(call msg,RUN,$(call fig_data,$(1)))
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(B)/bin/$(call fig_data,$(1)) > $$@.tmp && mv $$@.tmp $$@
+$(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
+	$$(call need,gnuplot,gnuplot-nox)
+	$$(call msg,GNUPLOT,$(1))
+	$(Q)mkdir -p $$(@D)
+	$(Q)cd $(B) && GNUPLOT_LIB=../figures gnuplot \
+	    -e "datafile='data/$(1).dat'; outfile='fig/$(1).tex'" ../figures/$(1).gp
+endef
+$(foreach f,$(FIGURES),$(eval $(call figure_rules,$(f))))
+FIG_TEX := $(FIGURES:%=$(B)/fig/%.tex)
+
+figures: $(FIG_TEX)
+
+#### Weave and typeset #######################################################
+$(B)/lang.ok: $(CHAPTERS) tools/nwlang.py
+	$(call msg,CHECK,zh/en pairs)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/nwlang.py check $(CHAPTERS)
+	$(Q)touch $@
+
+$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
+	$(call need,noweave,noweb)
+	$(call msg,WEAVE,chapters/)
+	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+
+$(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py
+	$(call msg,WEAVE,book-$*)
+	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
+
+$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty $(FIG_TEX) tools/latex.sh
+	$(call need,xelatex,texlive-xetex)
+	$(call msg,XELATEX,book-$*)
+	$(Q)tools/latex.sh $(B) $*
+
+pdf: $(PDFS)
+
+#### Top level ###############################################################
+all: $(PROGRAMS) $(PDFS)
+
+check-lang: $(B)/lang.ok
+
+# code/ is committed; it must be exactly what the chapters tangle to.
+check-tangle:
+	$(call msg,CHECK,code/ = tangle(chapters/))
+	$(Q)rm -rf $(B)/check-tangle && mkdir -p $(B)/check-tangle
+	$(Q)tools/tangle.sh $(B)/check-tangle $(CHAPTERS)
+	$(Q)diff -r -q code $(B)/check-tangle >/dev/null || { \
+	  echo "check-tangle: code/ differs from what chapters/*.nw tangle to:" >&2; \
+	  diff -r -u code $(B)/check-tangle | head -n 20 >&2; \
+	  echo "check-tangle: edit the chapter, not code/, then run make" >&2; exit 1; }
+
+# The C must also compile warning-free with clang.
+check-clang: $(CODE)
+	$(call msg,CHECK,clang -Werror)
+	$(Q)for f in $(filter %.c,$(CODE)); do \
+	  clang $(CPPFLAGS) $(CFLAGS) -fsyntax-only $$f || exit 1; done
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
+$(B)/tests/%: tests/unit/%.c $(B)/libattn.a
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $< $(B)/libattn.a -lcriterion $(LDLIBS)
+
+test: all debug $(UNIT_TESTS) check-tangle check-clang
+	$(call msg,TEST,tests/run.py)
+	$(Q)$(PYTHON) tests/run.py
+
+bench-build:
+	$(Q)tools/bench-build.sh
+
+clean:
+	rm -rf $(B)
+
+help:
+	@echo 'Targets (V=1 shows every command):'
+	@echo '  all           programs and the three PDFs (the default)'
+	@echo '  programs      the chapter programs in $(B)/bin/'
+	@echo '  pdf           $(B)/book-zh.pdf, $(B)/book-en.pdf, $(B)/book-bilingual.pdf'
+	@echo '  figures       the gnuplot figures in $(B)/fig/'
+	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
+	@echo '  test          everything, then all tests (unit, NumPy, command line, PDF, toolchain)'
+	@echo '  check-lang    every Chinese passage has its English partner and back'
+	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
+	@echo '  check-clang   the C compiles with clang -Werror too'
+	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  clean         remove $(B)/'
+
+.PHONY: all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help

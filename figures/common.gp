@@ -1,0 +1,17 @@
+# Settings shared by every figure.  The build runs, from build/,
+#   gnuplot -e "datafile='data/NAME.dat'; outfile='fig/NAME.tex'" ../figures/NAME.gp
+# and the cairolatex terminal leaves the text to LaTeX, so labels are set in
+# the book's fonts.  L(zh, en) gives a label in both languages; each edition's
+# \zhen keeps its own.
+set encoding utf8
+set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
+set output outfile
+L(zh, en) = sprintf('\zhen{%s}{%s}', zh, en)
+set border 3 lw 0.8
+set tics nomirror out scale 0.6
+set grid lc rgb '#dddddd' lw 0.6
+set key noautotitle
+set style line 1 lc rgb '#1f5fa8' lw 2
+set style line 2 lc rgb '#c8502a' lw 2
+set style line 3 lc rgb '#3a8a3a' lw 2
+set style line 4 lc rgb '#7a4aa0' lw 2

@@ -1,0 +1,107 @@
+"""Helpers shared by the Python test modules tests/test_*.py.
+
+Each module defines functions named test_*; tests/run.py calls them in order.
+A test fails by raising (usually AssertionError with a message that says what
+was expected and what came), and is skipped by raising Skip(reason): never by
+returning early, so a skipped test is never counted as passed.
+"""
+import os
+import subprocess
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(TOP, 'build', 'bin')
+DEBUG_BIN = os.path.join(TOP, 'build', 'debug', 'bin')
+
+
+class Skip(Exception):
+    """Raised by a test that cannot run here (and says why)."""
+
+
+def numpy():
+    """NumPy from Debian's python3-numpy, or Skip."""
+    try:
+        import numpy as np
+    except ImportError:
+        raise Skip('NumPy is not installed (Debian package python3-numpy)')
+    return np
+
+
+def torch():
+    """PyTorch from Debian's python3-torch, or Skip."""
+    try:
+        import torch as t
+    except ImportError:
+        raise Skip('PyTorch is not installed (Debian package python3-torch)')
+    return t
+
+
+def run(program, args=(), stdin=None, debug=False, timeout=60, env=None):
+    """Run build/bin/PROGRAM (or the sanitizer build); return (rc, out, err)."""
+    path = os.path.join(DEBUG_BIN if debug else BIN, program)
+    if not os.path.exists(path):
+        raise AssertionError('%s is missing: run make first' % path)
+    full_env = dict(os.environ)
+    full_env.setdefault('ASAN_OPTIONS', 'detect_leaks=1')
+    if env:
+        full_env.update(env)
+    p = subprocess.run([path] + list(args), input=stdin, capture_output=True,
+                       text=True, timeout=timeout, cwd=TOP, env=full_env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def parse_matrices(text):
+    """All matrices in a program's output, as lists of rows of floats."""
+    mats, lines = [], [l for l in text.split('\n')
+                       if l.strip() and not l.lstrip().startswith('#')]
+    i = 0
+    while i < len(lines):
+        rows, cols = (int(x) for x in lines[i].split())
+        body = [[float(x) for x in lines[i + 1 + r].split()] for r in range(rows)]
+        assert all(len(r) == cols for r in body), 'ragged matrix in output'
+        mats.append(body)
+        i += 1 + rows
+    return mats
+
+
+def matrix_text(rows, comment=None):
+    """A matrix (list of rows, or a 2-D NumPy array) in the book's format."""
+    rows = [list(r) for r in rows]
+    out = ['# ' + comment] if comment else []
+    out.append('%d %d' % (len(rows), len(rows[0]) if rows else 0))
+    out += [' '.join(repr(float(x)) for x in r) for r in rows]
+    return '\n'.join(out) + '\n'
+
+
+class TempDir:
+    """A temporary directory for input files: with TempDir() as d: d.write(...)."""
+
+    def __enter__(self):
+        self._t = tempfile.TemporaryDirectory()
+        self.path = self._t.name
+        return self
+
+    def __exit__(self, *exc):
+        self._t.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.path, name)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        return path
+
+
+def expect_bad_input(program, args, must_mention=(), stdin=None, debug=False):
+    """The book's contract for bad input: exit status 2, nothing on stdout,
+    exactly one line on stderr that mentions each string in must_mention,
+    and no sanitizer report."""
+    rc, out, err = run(program, args, stdin=stdin, debug=debug)
+    what = '%s %s' % (program, ' '.join(args))
+    assert rc == 2, '%s: expected exit status 2, got %d; stderr: %r' % (what, rc, err[:300])
+    assert out == '', '%s: expected nothing on stdout, got %r' % (what, out[:200])
+    lines = err.rstrip('\n').split('\n')
+    assert len(lines) == 1 and lines[0], \
+        '%s: expected one line on stderr, got %d: %r' % (what, len(lines), err[:300])
+    for s in must_mention:
+        assert s in err, '%s: the message should mention %r: %r' % (what, s, err)
+    return err

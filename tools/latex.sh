@@ -1,0 +1,35 @@
+#!/bin/bash
+# Typeset one edition of the book:  tools/latex.sh BUILDDIR EDITION
+#
+# Runs xelatex in BUILDDIR on tex/book.tex with \bookedition=EDITION until the
+# .aux and .toc files stop changing (at most four runs), so chunk
+# cross-references, the contents and the bookmarks are right.  On an error it
+# prints only the error lines of the log (and where they are), not the log.
+set -euo pipefail
+
+builddir=$1
+edition=$2
+job=book-$edition
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$builddir"
+export TEXINPUTS=".:$top/tex//:"
+
+state() { { cat "$job.aux" "$job.toc" 2>/dev/null || true; } | md5sum; }
+
+for run in 1 2 3 4; do
+    before=$(state)
+    if ! xelatex -no-pdf -interaction=nonstopmode -halt-on-error -file-line-error \
+            -jobname="$job" "\\def\\bookedition{$edition}\\input{book.tex}" \
+            > /dev/null 2>&1; then
+        echo "xelatex failed on $job (full log: $builddir/$job.log):" >&2
+        # file:line:error lines, the TeX context after them, and the l.NN line.
+        grep -a -A 3 -E '^(\./|/)?[^ ]*:[0-9]+: |^! ' "$job.log" | head -n 30 >&2
+        exit 1
+    fi
+    after=$(state)
+    if [ "$before" = "$after" ] && [ "$run" -gt 1 ]; then
+        break
+    fi
+done
+# xelatex -no-pdf writes .xdv; one xdvipdfmx pass makes the PDF.
+xdvipdfmx -q -o "$job.pdf" "$job.xdv" 2>/dev/null

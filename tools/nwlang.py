@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""Two languages, one source.
+
+Every prose passage in chapters/*.nw is written twice, as a Chinese block
+followed by its English partner:
+
+    \\begin{zh}
+    ...中文...
+    \\end{zh}
+    \\begin{en}
+    ...English...
+    \\end{en}
+
+Each \\begin/\\end stands alone on its line.  Short strings that must exist in
+both languages inside one line (titles, captions, figure labels) use
+\\zhen{中文}{English}.  Everything else in a documentation chunk (equations,
+figures, labels) is language-neutral.
+
+  nwlang.py check FILE.nw ...     fail, naming file:line, on an unpaired or
+                                  misplaced passage
+  nwlang.py filter zh|en|bilingual TEX   print the woven TeX of one edition
+"""
+import re
+import sys
+
+CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
+BEGIN = re.compile(r'^\s*\\begin\{(zh|en)\}\s*$')
+END = re.compile(r'^\s*\\end\{(zh|en)\}\s*$')
+ANY_ENV = re.compile(r'\\(begin|end)\{(zh|en)\}')
+CODE_START = re.compile(r'^<<.*>>=\s*$')
+DOC_START = re.compile(r'^@( |$)')
+# An English sentence sitting outside any block: starts with a word and runs
+# on in plain words for a while.  Equations, commands and labels do not.
+PROSE = re.compile(r"^[A-Za-z][A-Za-z,.;:'’ -]{30}")
+
+
+def strip_macro(text, name, nargs):
+    """Remove \\name{..}{..} (balanced braces) from text; report bad arity."""
+    out, i, bad = [], 0, False
+    key = '\\' + name + '{'
+    while True:
+        j = text.find(key, i)
+        if j < 0:
+            out.append(text[i:])
+            return ''.join(out), bad
+        out.append(text[i:j])
+        k, args = j + len(key) - 1, 0
+        while args < nargs:
+            if args > 0:                      # TeX skips spaces between arguments
+                while k < len(text) and text[k] in ' \t':
+                    k += 1
+            if k >= len(text) or text[k] != '{':
+                break
+            depth = 0
+            while k < len(text):
+                if text[k] == '{':
+                    depth += 1
+                elif text[k] == '}':
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k += 1
+            k += 1
+            args += 1
+        if args < nargs:
+            bad = True
+        i = k
+
+
+def neutral(text):
+    """The text of a line with its deliberate bilingual parts removed."""
+    text, bad1 = strip_macro(text, 'zhen', 2)
+    text, bad2 = strip_macro(text, 'zhword', 1)
+    text = re.sub(r'(?<!\\)%.*', '', text)          # TeX comments
+    return text, bad1 or bad2
+
+
+def check(paths):
+    errors = []
+
+    def err(path, n, msg):
+        errors.append('%s:%d: %s' % (path, n, msg))
+
+    for path in paths:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().split('\n')
+        in_code = False
+        block = None          # 'zh' or 'en' while inside a block
+        block_line = 0
+        block_has_cjk = False
+        pending_zh = None     # line of a closed zh block still waiting for en
+        glossary = False
+        for n, line in enumerate(lines, 1):
+            if CODE_START.match(line):
+                if block:
+                    err(path, block_line, '\\begin{%s} is not closed before '
+                        'the code chunk at line %d' % (block, n))
+                    block = None
+                if pending_zh:
+                    err(path, pending_zh, 'Chinese passage has no English '
+                        'partner (a \\begin{en} block must follow it)')
+                    pending_zh = None
+                in_code = True
+                continue
+            if in_code:
+                if DOC_START.match(line):
+                    in_code = False
+                    line = line[1:]
+                else:
+                    continue
+            b, e = BEGIN.match(line), END.match(line)
+            if not b and not e and ANY_ENV.search(line):
+                err(path, n, '\\begin{zh|en} and \\end{zh|en} must stand '
+                    'alone on their lines')
+                continue
+            if b:
+                lang = b.group(1)
+                if block:
+                    err(path, n, '\\begin{%s} inside an open \\begin{%s} '
+                        'block (line %d)' % (lang, block, block_line))
+                if lang == 'zh' and pending_zh:
+                    err(path, pending_zh, 'Chinese passage has no English '
+                        'partner (a \\begin{en} block must follow it)')
+                if lang == 'en' and not pending_zh:
+                    err(path, n, 'English passage has no Chinese partner '
+                        '(a \\begin{zh} block must come just before it)')
+                pending_zh = None
+                block, block_line, block_has_cjk = lang, n, False
+                continue
+            if e:
+                lang = e.group(1)
+                if block != lang:
+                    err(path, n, '\\end{%s} without \\begin{%s}' % (lang, lang))
+                elif lang == 'zh':
+                    if not block_has_cjk:
+                        err(path, block_line, 'the zh block holds no Chinese '
+                            'text')
+                    pending_zh = block_line
+                block = None
+                continue
+            # A \zhen{..}{..} may run over several lines: read on to its end.
+            while '\\zhen{' in line and line.count('{') > line.count('}') \
+                    and n < len(lines) and not BEGIN.match(lines[n]) \
+                    and not CODE_START.match(lines[n]):
+                line = re.sub(r'(?<!\\)%.*', '', line) + ' ' + lines[n]
+                lines[n] = ''
+                n += 1
+            text, badargs = neutral(line)
+            if badargs:
+                err(path, n, '\\zhen takes two arguments: \\zhen{中文}{English}')
+            if re.search(r'\\begin\{bilingual\}', line):
+                glossary = True
+            if re.search(r'\\end\{bilingual\}', line):
+                glossary = False
+            if block == 'zh':
+                block_has_cjk = block_has_cjk or bool(CJK.search(line))
+            elif block == 'en':
+                if CJK.search(text):
+                    err(path, n, 'Chinese text in an English passage (use '
+                        '\\zhword{...} if it is meant to be there)')
+            else:
+                if line.strip() and pending_zh:
+                    err(path, pending_zh, 'Chinese passage has no English '
+                        'partner (a \\begin{en} block must follow it)')
+                    pending_zh = None
+                if glossary:
+                    continue
+                if CJK.search(text):
+                    err(path, n, 'Chinese text outside a \\begin{zh} block')
+                elif PROSE.match(text.strip()):
+                    err(path, n, 'English prose outside a \\begin{en} block')
+        if block:
+            err(path, block_line, '\\begin{%s} is never closed' % block)
+        if pending_zh:
+            err(path, pending_zh, 'Chinese passage has no English partner '
+                '(a \\begin{en} block must follow it)')
+    for e in errors:
+        print(e, file=sys.stderr)
+    return 1 if errors else 0
+
+
+def filter_edition(edition, path):
+    """Keep one language's blocks (or both, for the bilingual edition)."""
+    drop = {'zh': 'en', 'en': 'zh', 'bilingual': None}[edition]
+    skipping = False
+    out = []
+    with open(path, encoding='utf-8') as f:
+        for line in f.read().split('\n'):
+            m = re.match(r'^(.*?)\\(begin|end)\{(zh|en)\}\s*$', line)
+            if m:
+                prefix, what, lang = m.groups()
+                if prefix:
+                    out.append(prefix)
+                if lang == drop:
+                    skipping = (what == 'begin')
+                elif edition == 'bilingual':
+                    out.append('\\%s{%s}' % (what, lang))
+                continue
+            if not skipping:
+                out.append(line)
+    sys.stdout.write('\n'.join(out))
+    return 0
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == 'check':
+        return check(argv[2:])
+    if len(argv) == 4 and argv[1] == 'filter' and argv[2] in ('zh', 'en', 'bilingual'):
+        return filter_edition(argv[2], argv[3])
+    print('usage: nwlang.py check FILE.nw ... | nwlang.py filter zh|en|bilingual '
+          'WOVEN.tex', file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
