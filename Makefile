@@ -39,11 +39,18 @@ $(B)/tangle.mk: $(CHAPTERS) tools/tangle.sh
 	$(call need,notangle,noweb)
 	$(call msg,TANGLE,code/)
 	$(Q)mkdir -p $(B)
-	$(Q)tools/tangle.sh code $(CHAPTERS)
+	$(Q)tools/tangle.sh --record $(B)/tangle.sums $(if $(FORCE),--force) code $(CHAPTERS)
 	$(Q)printf 'CODE := %s\n' "$$(noroots $(CHAPTERS) | sed -n 's/^<<\(code\/.*\)>>$$/\1/p' | sort | tr '\n' ' ')" > $@
 
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 include $(B)/tangle.mk
+endif
+
+# `make tangle FORCE=1` rewrites code/ from the chapters even where a file
+# there was not written by the last tangle.
+tangle:
+ifneq ($(FORCE),)
+	$(Q)tools/tangle.sh --record $(B)/tangle.sums --force code $(CHAPTERS)
 endif
 
 PROG_SRCS := $(filter code/ch%.c code/app%.c,$(CODE))
@@ -186,9 +193,11 @@ help:
 	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
 	@echo '  test          everything, then all tests (unit, NumPy, command line, PDF, toolchain)'
 	@echo '  check-lang    every Chinese passage has its English partner and back'
+	@echo '  tangle        write code/ from the chapters (FORCE=1 overwrites hand edits)'
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
 	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
 	@echo '  clean         remove $(B)/'
 
-.PHONY: all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
+PHONY_EXTRA := tangle
+.PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
