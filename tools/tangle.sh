@@ -82,7 +82,7 @@ for name in "${roots[@]}"; do
     rel=${name#code/}
     target="$outdir/$rel"
     if [ -n "$record" ] && [ $force -eq 0 ] && [ -f "$target" ] && ! cmp -s "$tmp/files/$rel" "$target"; then
-        last=$(sed -n "s|^\([0-9a-f]*\)  $rel\$|\1|p" "$record" 2>/dev/null | head -n 1)
+        last=$(sed -n "s|^\([0-9a-f]*\)  $rel\$|\1|p" "$record" 2>/dev/null | head -n 1 || true)
         if [ -z "$last" ]; then
             echo "$target: differs from what the chapters tangle to. code/ is generated:" \
                  "edit the chapter, not code/ (if code/ is merely stale, run 'make tangle FORCE=1')" >&2
