@@ -135,14 +135,19 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
                 fail(&rd, "header must be 'ROWS COLS' (two whole numbers)");
                 goto done;
             }
-            if (errno == ERANGE || dims[i] <= 0 || dims[i] > MAT_MAX_ENTRIES) {
-                fail(&rd, "ROWS and COLS must be positive and at most %ld", MAT_MAX_ENTRIES);
+            if (errno != ERANGE && dims[i] <= 0) {
+                fail(&rd, "ROWS and COLS must be positive");
+                goto done;
+            }
+            if (errno == ERANGE || dims[i] > MAT_MAX_ENTRIES) {
+                fail(&rd, "%s is too large (at most %ld entries)", i ? "COLS" : "ROWS",
+                     MAT_MAX_ENTRIES);
                 goto done;
             }
             p = end;
         }
         if (!blank_or_comment(p)) {
-            fail(&rd, "header must be 'ROWS COLS' (two whole numbers) and nothing else");
+            fail(&rd, "header must be 'ROWS COLS' and nothing else");
             goto done;
         }
         if (dims[0] > MAT_MAX_ENTRIES / dims[1]) {

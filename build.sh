@@ -1,0 +1,48 @@
+#!/bin/bash
+# ./build.sh: install what is missing from Debian's archive, then build the
+# book: three PDFs, one program per chapter, the figures.  Safe to run again.
+#
+# Run as root it installs with apt-get; otherwise it prints the one
+# `sudo apt-get install ...` line to run, and stops.  Nothing is downloaded
+# from anywhere but Debian's package archive.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(
+    make gcc clang                      # the C (gcc builds; clang checks)
+    noweb                               # notangle, noweave, noroots, cpif
+    texlive-xetex texlive-lang-chinese  # XeLaTeX with ctex and xeCJK
+    texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended lmodern
+    fonts-noto-cjk fonts-dejavu-core    # Noto Serif/Sans CJK SC, DejaVu Sans Mono
+    gnuplot-nox                         # figures (cairolatex terminal)
+    libcriterion-dev                    # C unit tests
+    python3 python3-numpy python3-torch # independent reference numbers in tests
+    poppler-utils                       # pdftotext, pdftoppm: the PDF tests
+    pandoc                              # the HTML edition and slides
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "build.sh: missing Debian packages; install them with:" >&2
+        echo "sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "build.sh: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+make -j"$(nproc)"
+
+echo
+echo "The book:"
+for e in zh en bilingual; do echo "  build/book-$e.pdf"; done
+echo "The chapter programs (run one with no arguments for its demo, or with --help):"
+for p in build/bin/*; do echo "  $p"; done
+echo "Next: make test (all tests), make help (all targets)."

@@ -1,0 +1,88 @@
+"""The three PDFs as a reader sees them (text extracted with pdftotext)."""
+import os
+import re
+import shutil
+import subprocess
+
+from helpers import TOP, Skip
+
+B = os.path.join(TOP, 'build')
+CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]')
+
+
+def pages(edition):
+    if not shutil.which('pdftotext'):
+        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
+    pdf = os.path.join(B, 'book-%s.pdf' % edition)
+    assert os.path.exists(pdf), '%s is missing: run make' % pdf
+    text = subprocess.run(['pdftotext', '-enc', 'UTF-8', pdf, '-'], capture_output=True,
+                          text=True, check=True).stdout
+    return text.split('\f')
+
+
+def test_english_edition_has_no_chinese_outside_the_glossary():
+    ps = pages('en')
+    start = next(i for i, p in enumerate(ps) if re.search(r'Appendix B\s+Glossary', p))
+    end = next(i for i, p in enumerate(ps) if i > start and 'Index of chunks' in p)
+    for i, p in enumerate(ps):
+        if start <= i < end:
+            continue
+        m = CJK.search(p)
+        assert not m, 'page %d of book-en.pdf has Chinese text: ...%s...' % (
+            i + 1, p[max(0, m.start() - 40):m.end() + 40].replace('\n', ' '))
+
+
+def test_chinese_edition_speaks_chinese():
+    text = '\n'.join(pages('zh'))
+    for want in ('目录', '前言', '附录', '本段代码写入文件', '本段代码用于', '图 A.1',
+                 '代码块索引', '标识符索引', '术语表'):
+        assert want in text, 'book-zh.pdf should contain %r' % want
+    for unwanted in ('This code is used', 'This code is written', 'Defines:', 'Uses ',
+                     'Contents', 'Figure A.1', 'Index of chunks'):
+        assert unwanted not in text, 'book-zh.pdf should not contain %r' % unwanted
+
+
+def test_english_edition_labels():
+    text = '\n'.join(pages('en'))
+    for want in ('Contents', 'Preface', 'This code is written to file', 'This code is used in',
+                 'Figure A.1', 'Index of chunks', 'Index of identifiers'):
+        assert want in text, 'book-en.pdf should contain %r' % want
+
+
+def test_bilingual_edition_has_both_languages_passage_by_passage():
+    text = '\n'.join(pages('bilingual'))
+    zh = text.index('每一章的程序都站在同一个小小的')
+    en = text.index('Every chapter’s program stands on one small')
+    assert zh < en < zh + 2000, 'the English passage should follow its Chinese partner'
+
+
+def test_no_unresolved_references_or_missing_glyphs():
+    for e in ('zh', 'en', 'bilingual'):
+        text = '\n'.join(pages(e))
+        assert '??' not in text, 'book-%s.pdf has an unresolved reference (??)' % e
+        log = open(os.path.join(B, 'book-%s.log' % e), encoding='utf-8', errors='replace').read()
+        for bad in ('undefined references', 'Missing character', 'multiply defined'):
+            assert bad not in log, 'book-%s.log: %s' % (e, bad)
+
+
+def test_bookmarks_exist_in_each_edition():
+    for e, want in (('zh', '前言'), ('en', 'Preface'), ('bilingual', 'Preface')):
+        out = os.path.join(B, 'book-%s.out' % e)
+        lines = open(out, encoding='latin-1').read().split('\n')
+        titles = [decode_bookmark(l) for l in lines if l.startswith('\\BOOKMARK')]
+        assert len(titles) >= 5, 'book-%s: too few PDF bookmarks' % e
+        assert any(want in t for t in titles), 'book-%s: no %r bookmark in %r' % (e, want, titles)
+
+
+def decode_bookmark(line):
+    """hyperref writes a title as UTF-16 bytes, mostly octal escapes: {\\376\\377...}."""
+    title = re.match(r'\\BOOKMARK \[[^]]*\]\[[^]]*\]\{[^}]*\}\{(.*)\}\{[^}]*\}%', line).group(1)
+    raw, i = bytearray(), 0
+    while i < len(title):
+        if title[i] == '\\' and re.match(r'[0-7]{3}', title[i + 1:i + 4]):
+            raw.append(int(title[i + 1:i + 4], 8))
+            i += 4
+        else:
+            raw.append(ord(title[i]))
+            i += 1
+    return raw[2:].decode('utf-16-be') if raw[:2] == b'\xfe\xff' else raw.decode('latin-1')

@@ -1,0 +1,112 @@
+"""The toolchain's own checks must be able to fail: a broken translation
+pair, a changed byte of code/ and a misspelled chunk name each stop the
+build with a message that says what is wrong."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+from helpers import TOP
+
+PYTHON = '/usr/bin/python3'
+
+
+def copy_of_sources():
+    """A scratch copy of the sources the build reads (no build/)."""
+    d = tempfile.mkdtemp(prefix='attn-toolchain-')
+    for name in ('Makefile', 'chapters', 'code', 'tools', 'tex', 'figures'):
+        src = os.path.join(TOP, name)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(d, name))
+        else:
+            shutil.copy2(src, d)
+    return d
+
+
+def make(d, *targets):
+    p = subprocess.run(['make', '-s'] + list(targets), cwd=d, capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_unpaired_passage_fails_the_build_naming_file_and_line():
+    d = copy_of_sources()
+    try:
+        path = os.path.join(d, 'chapters', '00-preface.nw')
+        text = open(path, encoding='utf-8').read()
+        start = text.index('\\begin{en}')
+        end = text.index('\\end{en}', start) + len('\\end{en}\n')
+        zh_line = text[:start].rstrip('\n').count('\n') + 1
+        open(path, 'w', encoding='utf-8').write(text[:start] + text[end:])
+        rc, out = make(d, 'check-lang')
+        assert rc != 0, 'the build accepted a Chinese passage without its English partner'
+        first_zh = text[:start].rindex('\\begin{zh}')
+        want = 'chapters/00-preface.nw:%d:' % (text[:first_zh].count('\n') + 1)
+        assert want in out and 'no English partner' in out, \
+            'expected a message naming %s, got: %s' % (want, out[-500:])
+    finally:
+        shutil.rmtree(d)
+
+
+def test_english_only_and_stray_chinese_are_caught():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'x.nw')
+        open(path, 'w', encoding='utf-8').write(
+            '% test\n\\begin{en}\nAn English passage alone.\n\\end{en}\n'
+            '\\begin{zh}\n中文。\n\\end{zh}\n\\begin{en}\nEnglish with 中文 inside.\n\\end{en}\n'
+            'This is an English sentence outside any language block.\n')
+        p = subprocess.run([PYTHON, os.path.join(TOP, 'tools', 'nwlang.py'), 'check', path],
+                           capture_output=True, text=True)
+        assert p.returncode != 0
+        for want in ('x.nw:2: English passage has no Chinese partner',
+                     'x.nw:9: Chinese text in an English passage',
+                     'x.nw:11: English prose outside'):
+            assert want in p.stderr, 'missing %r in %r' % (want, p.stderr)
+
+
+def test_changed_byte_of_code_fails_the_build():
+    d = copy_of_sources()
+    try:
+        path = os.path.join(d, 'code', 'core.c')
+        data = bytearray(open(path, 'rb').read())
+        i = data.index(b'calloc')
+        data[i] = ord('k')
+        open(path, 'wb').write(bytes(data))
+        rc, out = make(d, 'programs')
+        assert rc != 0, 'the build accepted a hand-changed code/core.c'
+        assert 'code/core.c' in out and 'edit the chapter' in out, out[-500:]
+    finally:
+        shutil.rmtree(d)
+
+
+def test_check_tangle_catches_a_stray_file_in_code():
+    d = copy_of_sources()
+    try:
+        open(os.path.join(d, 'code', 'stray.c'), 'w').write('int x;\n')
+        rc, out = make(d, 'check-tangle')
+        assert rc != 0 and 'stray.c' in out, out[-500:]
+    finally:
+        shutil.rmtree(d)
+
+
+def test_misspelled_chunk_name_fails_the_build_naming_file_and_line():
+    d = copy_of_sources()
+    try:
+        path = os.path.join(d, 'chapters', '90-appendix-core.nw')
+        lines = open(path, encoding='utf-8').read().split('\n')
+        n = [l.strip() for l in lines].index('<<read the data rows>>')
+        lines[n] = lines[n].replace('rows>>', 'row>>')
+        open(path, 'w', encoding='utf-8').write('\n'.join(lines))
+        rc, out = make(d, 'programs')
+        assert rc != 0, 'the build accepted a use of an undefined chunk'
+        assert 'chapters/90-appendix-core.nw:%d:' % (n + 1) in out and \
+            'never defined' in out, out[-500:]
+        # and the definition now unused is reported too
+        lines[n] = lines[n].replace('row>>', 'rows>>')
+        m = lines.index('<<read the data rows>>=')
+        lines[m] = '<<read the data rowz>>='
+        open(path, 'w', encoding='utf-8').write('\n'.join(lines))
+        rc, out = make(d, 'programs')
+        assert rc != 0 and 'never used' in out and ':%d:' % (m + 1) in out, out[-500:]
+    finally:
+        shutil.rmtree(d)
