@@ -99,15 +99,17 @@ static void make_example(Example *ex)
     matmul(ex->v, x, w_v, N_TOKENS, D_MODEL, D_V);     /* V = X W_V */
     attention(ex->out, ex->w, ex->q, ex->k, ex->v, N_TOKENS, N_TOKENS, D_K,
               D_V, 1.0 / sqrt(D_K));
-    double u_q[D_A * D_K], u_k[D_A * D_K], u[D_A];
-    double hq[N_TOKENS * D_A], hk[N_TOKENS * D_A];
-    rng_fill_normal(&rng, u_q, D_A * D_K, 0.0, 1.0 / sqrt(D_K));
-    rng_fill_normal(&rng, u_k, D_A * D_K, 0.0, 1.0 / sqrt(D_K));
-    rng_fill_normal(&rng, u, D_A, 0.0, 1.0);
-    additive_scores(ex->w_add, hq, hk, ex->q, ex->k, u_q, u_k, u, N_TOKENS,
-                    N_TOKENS, D_K, D_A);
-    for (int i = 0; i < N_TOKENS; i++)
-        softmax(ex->w_add + i * N_TOKENS, ex->w_add + i * N_TOKENS, N_TOKENS);
+    {
+        double u_q[D_A * D_K], u_k[D_A * D_K], u[D_A];
+        double hq[N_TOKENS * D_A], hk[N_TOKENS * D_A];
+        rng_fill_normal(&rng, u_q, D_A * D_K, 0.0, 1.0 / sqrt(D_K));
+        rng_fill_normal(&rng, u_k, D_A * D_K, 0.0, 1.0 / sqrt(D_K));
+        rng_fill_normal(&rng, u, D_A, 0.0, 1.0);
+        additive_scores(ex->w_add, hq, hk, ex->q, ex->k, u_q, u_k, u, N_TOKENS,
+                        N_TOKENS, D_K, D_A);
+        for (int i = 0; i < N_TOKENS; i++)
+            softmax(ex->w_add + i * N_TOKENS, ex->w_add + i * N_TOKENS, N_TOKENS);
+    }
 }
 static void print_weights(const char *title, const double *w)
 {
@@ -150,13 +152,15 @@ static void demo_example(void)
     check_weights(ex.w);
     printf("max |output 1 - output 5| (both \"the\") = %.3g\n",
            max_abs_diff(ex.out, ex.out + 4 * D_V, D_V));
-    double w2[N_TOKENS * N_TOKENS], out2[N_TOKENS * D_V];
-    for (int i = 0; i < N_TOKENS; i++)
-        attention_query(out2 + i * D_V, w2 + i * N_TOKENS, ex.q + i * D_K, ex.k,
-                        ex.v, N_TOKENS, D_K, D_V, 1.0 / sqrt(D_K));
-    printf("max |eq(1) - eq(2)|: weights %.3g, outputs %.3g\n",
-           max_abs_diff(ex.w, w2, N_TOKENS * N_TOKENS),
-           max_abs_diff(ex.out, out2, N_TOKENS * D_V));
+    {
+        double w2[N_TOKENS * N_TOKENS], out2[N_TOKENS * D_V];
+        for (int i = 0; i < N_TOKENS; i++)
+            attention_query(out2 + i * D_V, w2 + i * N_TOKENS, ex.q + i * D_K,
+                            ex.k, ex.v, N_TOKENS, D_K, D_V, 1.0 / sqrt(D_K));
+        printf("max |eq(1) - eq(2)|: weights %.3g, outputs %.3g\n",
+               max_abs_diff(ex.w, w2, N_TOKENS * N_TOKENS),
+               max_abs_diff(ex.out, out2, N_TOKENS * D_V));
+    }
     {
         enum { SQ = 7, SK = 11, DK = 5, DV = 3 };
         double q[SQ * DK], k[SK * DK], v[SK * DV], w[SQ * SK], out[SQ * DV];
@@ -293,25 +297,26 @@ static void print_cost_data(void)
     rng_fill_normal(&rng, u, D, 0.0, 1.0 / sqrt(D));
     printf("# s  seconds for the dot-product scores  seconds for the additive "
            "scores (d_K = d_A = %d)\n", D);
-    for (int s = 16; s <= S_MAX; s *= 2) {
-        int reps = 1 + (1 << 18) / (s * s * D);
-        double best[2] = { HUGE_VAL, HUGE_VAL };
-        for (int trial = 0; trial < 3; trial++)
-            for (int additive = 0; additive < 2; additive++) {
-                double t0 = now();
-                for (int r = 0; r < reps; r++)
-                    if (additive)
-                        additive_scores(e, hq, hk, q, k, u_q, u_k, u, s, s, D, D);
-                    else {
-                        matmul_bt(e, q, k, s, D, s);
-                        for (int ij = 0; ij < s * s; ij++)
-                            e[ij] *= 1.0 / sqrt(D);
-                    }
-                best[additive] = fmin(best[additive], (now() - t0) / reps);
-                check += e[s * s - 1];
-            }
-        printf("%d %.6g %.6g\n", s, best[0], best[1]);
-    }
+    for (int s = 16; s <= S_MAX; s *= 2)
+        {
+            int reps = 1 + (1 << 18) / (s * s * D);
+            double best[2] = { HUGE_VAL, HUGE_VAL };
+            for (int trial = 0; trial < 3; trial++)
+                for (int additive = 0; additive < 2; additive++) {
+                    double t0 = now();
+                    for (int r = 0; r < reps; r++)
+                        if (additive)
+                            additive_scores(e, hq, hk, q, k, u_q, u_k, u, s, s, D, D);
+                        else {
+                            matmul_bt(e, q, k, s, D, s);
+                            for (int ij = 0; ij < s * s; ij++)
+                                e[ij] *= 1.0 / sqrt(D);
+                        }
+                    best[additive] = fmin(best[additive], (now() - t0) / reps);
+                    check += e[s * s - 1];
+                }
+            printf("%d %.6g %.6g\n", s, best[0], best[1]);
+        }
     printf("# checksum %g\n", check);
 }
 static void attention_of_files(const char *qpath, const char *kpath,
@@ -347,61 +352,76 @@ static void attention_of_files(const char *qpath, const char *kpath,
     mat_write(stdout, want_weights ? &w : &out);
     mat_free(&q), mat_free(&k), mat_free(&v), mat_free(&out), mat_free(&w);
 }
+typedef struct {
+    const char *q, *k, *v;              /* data mode's files, or NULL */
+    const char *figure;                 /* --figure NAME, or NULL */
+    double scale;                       /* kappa; 0: not given, use 1/sqrt(d_K) */
+    int weights;                        /* --weights */
+} Options;
 
-int main(int argc, char **argv)
+static Options parse_options(int argc, char **argv)
 {
-    cli_init(argv[0]);
-    const char *qpath = NULL, *kpath = NULL, *vpath = NULL, *figure = NULL;
-    double kappa = 0.0;                     /* 0: not given, use 1/sqrt(d_K) */
-    int want_weights = 0;
     static const struct option options[] = {
-        { "q", required_argument, 0, 'q' },      { "k", required_argument, 0, 'k' },
-        { "v", required_argument, 0, 'v' },      { "scale", required_argument, 0, 's' },
-        { "weights", no_argument, 0, 'w' },      { "figure", required_argument, 0, 'f' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+        { "q", required_argument, 0, 'q' },    { "k", required_argument, 0, 'k' },
+        { "v", required_argument, 0, 'v' },    { "scale", required_argument, 0, 's' },
+        { "weights", no_argument, 0, 'w' },    { "figure", required_argument, 0, 'f' },
+        { "help", no_argument, 0, 'h' },       { 0, 0, 0, 0 },
     };
+    Options o = { NULL, NULL, NULL, NULL, 0.0, 0 };
     int opt;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (opt) {
-        case 'q': qpath = optarg; break;
-        case 'k': kpath = optarg; break;
-        case 'v': vpath = optarg; break;
+        case 'q': o.q = optarg; break;
+        case 'k': o.k = optarg; break;
+        case 'v': o.v = optarg; break;
         case 's':
-            kappa = cli_double("--scale", optarg, -DBL_MAX, DBL_MAX);
-            if (!(kappa > 0.0))
+            o.scale = cli_double("--scale", optarg, -DBL_MAX, DBL_MAX);
+            if (!(o.scale > 0.0))
                 cli_fail("--scale: %s is not positive", optarg);
             break;
-        case 'w': want_weights = 1; break;
-        case 'f': figure = optarg; break;
-        case 'h': usage(stdout); return 0;
+        case 'w': o.weights = 1; break;
+        case 'f': o.figure = optarg; break;
+        case 'h': usage(stdout); exit(0);
         case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
         default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
         }
     }
     if (optind < argc)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
-    int data_mode = qpath || kpath || vpath || kappa > 0.0 || want_weights;
-    if (figure && data_mode)
-        cli_fail("--figure cannot be combined with --q, --k, --v, --scale or --weights");
+    return o;
+}
+static void run_mode(const Options *o)
+{
+    int data_mode = o->q || o->k || o->v || o->scale > 0.0 || o->weights;
+    if (o->figure && data_mode)
+        cli_fail("--figure cannot be combined with --q, --k, --v, --scale "
+                 "or --weights");
     if (data_mode) {
-        if (!qpath || !kpath || !vpath)
+        if (!o->q || !o->k || !o->v)
             cli_fail("data mode needs all three of --q, --k and --v (try --help)");
-        attention_of_files(qpath, kpath, vpath, kappa, want_weights);
-    } else if (figure) {
-        if (strcmp(figure, "heatmap") == 0)
+        attention_of_files(o->q, o->k, o->v, o->scale, o->weights);
+    } else if (o->figure) {
+        if (strcmp(o->figure, "heatmap") == 0)
             print_heatmap_data();
-        else if (strcmp(figure, "saturation") == 0)
+        else if (strcmp(o->figure, "saturation") == 0)
             print_saturation_data();
-        else if (strcmp(figure, "cost") == 0)
+        else if (strcmp(o->figure, "cost") == 0)
             print_cost_data();
         else
-            cli_fail("--figure: no figure '%s' (heatmap, saturation or cost)", figure);
+            cli_fail("--figure: no figure '%s' (heatmap, saturation or cost)", o->figure);
     } else {
         demo_softmax();
         demo_variance();
         demo_example();
         demo_cost();
     }
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    Options o = parse_options(argc, argv);
+    run_mode(&o);
     return 0;
 }
