@@ -5,6 +5,8 @@ load 'common.gp'
 set logscale xy
 set xlabel L('序列长度 $s_Q = s_K$', 'sequence length $s_Q = s_K$')
 set ylabel L('时间（毫秒）', 'time (ms)')
+set xrange [13:320]
+set xtics (16, 32, 64, 128, 256)
 set format x '$%g$'
 set format y '$10^{%L}$'
 set key top left

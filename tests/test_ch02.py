@@ -273,6 +273,10 @@ def test_cost_figure_data():
     assert [int(r[0]) for r in rows] == [16, 32, 64, 128, 256], rows
     assert all(r[1] > 0 and r[2] > 0 for r in rows), rows
     assert rows[-1][2] > rows[-1][1], 'additive scores were not slower at s = 256: %r' % rows
+    # the text says both grow as s^2: the slope between s = 64 and 256 on log scales
+    for col, name in ((1, 'dot-product'), (2, 'additive')):
+        slope = math.log(rows[4][col] / rows[2][col]) / math.log(4)
+        assert 1.6 < slope < 2.4, '%s scores: slope %.2f, expected 2' % (name, slope)
 
 
 def test_help():
