@@ -13,19 +13,21 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: ch02-attention\n"
-        "       ch02-attention --q Q.txt --k K.txt --v V.txt [--scale S] [--weights]\n"
+        "       ch02-attention --q Q.txt --k K.txt --v V.txt\n"
+        "                      [--scale S] [--weights]\n"
         "       ch02-attention --figure heatmap|saturation|cost\n"
         "\n"
         "  With no arguments, run the demonstration of Chapter 2.\n"
-        "  --q, --k, --v FILE  the matrices Q (s_Q x d_K), K (s_K x d_K) and\n"
-        "                      V (s_K x d_V) in the book's matrix text format;\n"
-        "                      '-' reads standard input\n"
-        "  --scale S           the scaling factor kappa > 0 (default 1/sqrt(d_K))\n"
-        "  --weights           print the s_Q x s_K weights instead of the output\n"
+        "  --q, --k, --v FILE  the matrices Q (s_Q x d_K), K (s_K x d_K)\n"
+        "                      and V (s_K x d_V) in the book's matrix\n"
+        "                      text format; '-' reads standard input\n"
+        "  --scale S           the scaling factor kappa > 0\n"
+        "                      (default 1/sqrt(d_K))\n"
+        "  --weights           print the s_Q x s_K weights, not the output\n"
         "  --figure NAME       print the data of one of the chapter's figures\n"
         "  --help              print this message\n"
-        "  Data mode prints Attn(Q, K, V) = Softmax(kappa Q K^T) V (s_Q x d_V),\n"
-        "  computed one query at a time by equation (2).\n"
+        "  Data mode prints Attn(Q, K, V) = Softmax(kappa Q K^T) V, an\n"
+        "  s_Q x d_V matrix, computed one query at a time by equation (2).\n"
         "\n"
         "  缩放点积注意力：用 --q、--k、--v 给出三个矩阵文件，程序按公式 (2)\n"
         "  逐个查询计算 Softmax(κQKᵀ)V 并输出 s_Q x d_V 的结果；--weights\n"
@@ -52,13 +54,14 @@ static void softmax_naive(double *p, const double *x, int n)
 static void demo_softmax(void)
 {
     static const double x[4][3] = {
-        { 1, 2, 3 }, { 1001, 1002, 1003 }, { -999, -998, -997 }, { 1e4, 0, -1e4 },
+        { 1, 2, 3 }, { 1001, 1002, 1003 }, { -999, -998, -997 },
+        { 1e4, 0, -1e4 },
     };
     printf("== softmax: the definition as written, and with the maximum "
            "subtracted ==\n");
     printf("exp(x) overflows above x = log(DBL_MAX) = %.2f\n", log(DBL_MAX));
-    printf("exp(x) < DBL_TRUE_MIN, the smallest positive double, below x = %.2f\n",
-           log(DBL_TRUE_MIN));
+    printf("exp(x) < DBL_TRUE_MIN, the smallest positive double, "
+           "below x = %.2f\n", log(DBL_TRUE_MIN));
     printf("%7s%7s%7s   %-24s%s\n", "x_1", "x_2", "x_3", "naive p_1, p_2, p_3",
            "stable p_1, p_2, p_3");
     for (int r = 0; r < 4; r++) {
@@ -73,7 +76,9 @@ static void demo_softmax(void)
     }
 }
 enum { N_TOKENS = 6, VOCAB = 5, D_MODEL = 8, D_K = 4, D_V = 4, D_A = 4 };
-static const char *const vocabulary[VOCAB] = { "the", "cat", "sat", "on", "mat" };
+static const char *const vocabulary[VOCAB] = {
+    "the", "cat", "sat", "on", "mat"
+};
 static const int sentence[N_TOKENS] = { 0, 1, 2, 3, 0, 4 };
 
 typedef struct {
@@ -93,7 +98,8 @@ static void make_example(Example *ex)
     rng_fill_normal(&rng, w_k, D_MODEL * D_K, 0.0, 1.0 / sqrt(D_MODEL));
     rng_fill_normal(&rng, w_v, D_MODEL * D_V, 0.0, 1.0 / sqrt(D_MODEL));
     for (int t = 0; t < N_TOKENS; t++)
-        memcpy(x + t * D_MODEL, emb + sentence[t] * D_MODEL, sizeof(double[D_MODEL]));
+        memcpy(x + t * D_MODEL, emb + sentence[t] * D_MODEL,
+               sizeof(double[D_MODEL]));
     matmul(ex->q, x, w_q, N_TOKENS, D_MODEL, D_K);     /* Q = X W_Q */
     matmul(ex->k, x, w_k, N_TOKENS, D_MODEL, D_K);     /* K = X W_K */
     matmul(ex->v, x, w_v, N_TOKENS, D_MODEL, D_V);     /* V = X W_V */
@@ -172,7 +178,8 @@ static void demo_example(void)
         rng_fill_normal(&rng, v, SK * DV, 0.0, 1.0);
         attention(out, w, q, k, v, SQ, SK, DK, DV, 1.0 / sqrt(DK));
         for (int i = 0; i < SQ; i++) {
-            attention_query(out_i, w_i, q + i * DK, k, v, SK, DK, DV, 1.0 / sqrt(DK));
+            attention_query(out_i, w_i, q + i * DK, k, v, SK, DK, DV,
+                            1.0 / sqrt(DK));
             diff = fmax(diff, max_abs_diff(out + i * DV, out_i, DV));
         }
         printf("random s_Q = %d, s_K = %d, d_K = %d, d_V = %d: "
@@ -320,7 +327,8 @@ static void print_cost_data(void)
     printf("# checksum %g\n", check);
 }
 static void attention_of_files(const char *qpath, const char *kpath,
-                               const char *vpath, double kappa, int want_weights)
+                               const char *vpath, double kappa,
+                               int want_weights)
 {
     Matrix q = mat_load(qpath), k = mat_load(kpath), v = mat_load(vpath);
     if (k.cols != q.cols)
@@ -355,17 +363,21 @@ static void attention_of_files(const char *qpath, const char *kpath,
 typedef struct {
     const char *q, *k, *v;              /* data mode's files, or NULL */
     const char *figure;                 /* --figure NAME, or NULL */
-    double scale;                       /* kappa; 0: not given, use 1/sqrt(d_K) */
+    double scale;                       /* kappa; 0: not given */
     int weights;                        /* --weights */
 } Options;
 
 static Options parse_options(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "q", required_argument, 0, 'q' },    { "k", required_argument, 0, 'k' },
-        { "v", required_argument, 0, 'v' },    { "scale", required_argument, 0, 's' },
-        { "weights", no_argument, 0, 'w' },    { "figure", required_argument, 0, 'f' },
-        { "help", no_argument, 0, 'h' },       { 0, 0, 0, 0 },
+        { "q", required_argument, 0, 'q' },
+        { "k", required_argument, 0, 'k' },
+        { "v", required_argument, 0, 'v' },
+        { "scale", required_argument, 0, 's' },
+        { "weights", no_argument, 0, 'w' },
+        { "figure", required_argument, 0, 'f' },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
     };
     Options o = { NULL, NULL, NULL, NULL, 0.0, 0 };
     int opt;
@@ -399,7 +411,8 @@ static void run_mode(const Options *o)
                  "or --weights");
     if (data_mode) {
         if (!o->q || !o->k || !o->v)
-            cli_fail("data mode needs all three of --q, --k and --v (try --help)");
+            cli_fail("data mode needs all three of --q, --k and --v "
+                     "(try --help)");
         attention_of_files(o->q, o->k, o->v, o->scale, o->weights);
     } else if (o->figure) {
         if (strcmp(o->figure, "heatmap") == 0)
@@ -409,7 +422,8 @@ static void run_mode(const Options *o)
         else if (strcmp(o->figure, "cost") == 0)
             print_cost_data();
         else
-            cli_fail("--figure: no figure '%s' (heatmap, saturation or cost)", o->figure);
+            cli_fail("--figure: no figure '%s' (heatmap, saturation or cost)",
+                     o->figure);
     } else {
         demo_softmax();
         demo_variance();
