@@ -24,6 +24,51 @@ static void usage(FILE *out)
         "  Matrix files: optional '#' comment lines, a header 'ROWS COLS',\n"
         "  then ROWS lines of COLS numbers.\n");
 }
+typedef struct {
+    enum { RANDOM, CHECK, HISTOGRAM } mode;
+    long rows, cols, samples;
+    uint64_t seed;
+    double std;
+} Options;
+
+static Options parse_options(int argc, char **argv)
+{
+    Options o = { RANDOM, 3, 4, 200000, 1, 1.0 };
+    static const struct option options[] = {
+        { "random", required_argument, 0, 'r' }, { "seed", required_argument, 0, 's' },
+        { "std", required_argument, 0, 'd' },    { "check", no_argument, 0, 'c' },
+        { "histogram", no_argument, 0, 'H' },    { "samples", required_argument, 0, 'n' },
+        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+    };
+    int opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        switch (opt) {
+        case 'r':
+            if (optind >= argc)
+                cli_fail("--random needs ROWS and COLS");
+            o.rows = cli_long("--random ROWS", optarg, 1, 100000);
+            o.cols = cli_long("--random COLS", argv[optind++], 1, 100000);
+            if (o.rows * o.cols > MAT_MAX_ENTRIES)
+                cli_fail("--random: %ld x %ld is too large", o.rows, o.cols);
+            break;
+        case 's': o.seed = (uint64_t)cli_long("--seed", optarg, 0, 2147483647L); break;
+        case 'd': o.std = cli_double("--std", optarg, 1e-300, 1e300); break;
+        case 'c': o.mode = CHECK; break;
+        case 'H': o.mode = HISTOGRAM; break;
+        case 'n': o.samples = cli_long("--samples", optarg, 1, 100000000L); break;
+        case 'h': usage(stdout); exit(0);
+        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
+        default:
+            cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+    }
+    if (o.mode != CHECK && optind < argc)
+        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (o.mode == CHECK && optind == argc)
+        cli_fail("--check needs at least one FILE");
+    return o;
+}
 static void print_histogram(Rng *rng, long samples)
 {
     enum { BINS = 60 };
@@ -48,50 +93,11 @@ static void print_histogram(Rng *rng, long samples)
                exp(-0.5 * x * x) / sqrt(2.0 * M_PI));
     }
 }
-
-int main(int argc, char **argv)
+static void run(const Options *o, int argc, char **argv)
 {
-    cli_init(argv[0]);
-    enum { RANDOM, CHECK, HISTOGRAM } mode = RANDOM;
-    long rows = 3, cols = 4, samples = 200000;
-    uint64_t seed = 1;
-    double std = 1.0;
-    static const struct option options[] = {
-        { "random", required_argument, 0, 'r' }, { "seed", required_argument, 0, 's' },
-        { "std", required_argument, 0, 'd' },    { "check", no_argument, 0, 'c' },
-        { "histogram", no_argument, 0, 'H' },    { "samples", required_argument, 0, 'n' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
-    };
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (opt) {
-        case 'r':
-            if (optind >= argc)
-                cli_fail("--random needs ROWS and COLS");
-            rows = cli_long("--random ROWS", optarg, 1, 100000);
-            cols = cli_long("--random COLS", argv[optind++], 1, 100000);
-            if (rows * cols > MAT_MAX_ENTRIES)
-                cli_fail("--random: %ld x %ld is too large", rows, cols);
-            break;
-        case 's': seed = (uint64_t)cli_long("--seed", optarg, 0, 2147483647L); break;
-        case 'd': std = cli_double("--std", optarg, 1e-300, 1e300); break;
-        case 'c': mode = CHECK; break;
-        case 'H': mode = HISTOGRAM; break;
-        case 'n': samples = cli_long("--samples", optarg, 1, 100000000L); break;
-        case 'h': usage(stdout); return 0;
-        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
-        default:
-            cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
-        }
-    }
-    if (mode != CHECK && optind < argc)
-        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
-    if (mode == CHECK && optind == argc)
-        cli_fail("--check needs at least one FILE");
     Rng rng;
-    rng_seed(&rng, seed);
-    if (mode == CHECK) {
+    rng_seed(&rng, o->seed);
+    if (o->mode == CHECK) {
         Matrix *ms = calloc((size_t)(argc - optind), sizeof *ms);
         if (!ms)
             cli_fail("out of memory");
@@ -102,15 +108,22 @@ int main(int argc, char **argv)
             mat_free(&ms[a - optind]);
         }
         free(ms);
-    } else if (mode == HISTOGRAM) {
-        print_histogram(&rng, samples);
+    } else if (o->mode == HISTOGRAM) {
+        print_histogram(&rng, o->samples);
     } else {
-        Matrix m = mat_new((int)rows, (int)cols);
-        rng_fill_normal(&rng, m.data, (size_t)rows * cols, 0.0, std);
-        printf("# %ld x %ld draws of N(0, %g^2), seed %llu\n", rows, cols, std,
-               (unsigned long long)seed);
+        Matrix m = mat_new((int)o->rows, (int)o->cols);
+        rng_fill_normal(&rng, m.data, (size_t)o->rows * o->cols, 0.0, o->std);
+        printf("# %ld x %ld draws of N(0, %g^2), seed %llu\n", o->rows, o->cols, o->std,
+               (unsigned long long)o->seed);
         mat_write(stdout, &m);
         mat_free(&m);
     }
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    Options o = parse_options(argc, argv);
+    run(&o, argc, argv);
     return 0;
 }
