@@ -42,6 +42,13 @@ static void usage(FILE *out)
         "  Softmax 饱和实验：点积的方差随 d_K 增长；不缩放时注意力权重趋于\n"
         "  one-hot、梯度消失，除以 sqrt(d_K) 后保持不变。不带参数时打印全部三张表。\n");
 }
+static const struct option saturation_options[] = {
+    { "table", required_argument, 0, 'T' },   { "samples", required_argument, 0, 'n' },
+    { "trials", required_argument, 0, 't' },  { "keys", required_argument, 0, 'k' },
+    { "dk-max", required_argument, 0, 'd' },  { "seed", required_argument, 0, 's' },
+    { "softmax", required_argument, 0, 'S' }, { "jacobian", required_argument, 0, 'J' },
+    { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+};
 static void seed_row(Rng *rng, const Study *st, int table, int dk)
 {
     int log2dk = 0;
@@ -55,6 +62,56 @@ static int compare_doubles(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+/* med[0] = the median of x[0..n-1]; [med[1], med[2]]: a distribution-free
+   interval that covers the true median with probability about 0.95. */
+static void median_interval(double med[3], double *x, long n)
+{
+    qsort(x, (size_t)n, sizeof *x, compare_doubles);
+    med[0] = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    long lo = (long)floor(n / 2.0 - 0.98 * sqrt(n));
+    long hi = (long)ceil(n / 2.0 + 0.98 * sqrt(n));
+    med[1] = x[lo < 0 ? 0 : lo];
+    med[2] = x[hi > n - 1 ? n - 1 : hi];
+}
+static void variance_row(const Study *st, int dk)
+{
+    int width = dk > D_IN ? dk : D_IN;
+    double *q = malloc(sizeof *q * width), *k = malloc(sizeof *k * width);
+    double *dot = malloc(sizeof *dot * st->samples);
+    double *add = malloc(sizeof *add * st->samples);
+    double *wq = malloc(sizeof *wq * D_IN * dk), *wk = malloc(sizeof *wk * D_IN * dk);
+    double *w = malloc(sizeof *w * dk), *u = malloc(sizeof *u * dk);
+    if (!q || !k || !dot || !add || !wq || !wk || !w || !u)
+        cli_fail("out of memory for d_K = %d", dk);
+    Rng rng;
+    seed_row(&rng, st, VARIANCE, dk);
+    rng_fill_normal(&rng, wq, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
+    rng_fill_normal(&rng, wk, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
+    for (int i = 0; i < dk; i++)            /* w_i = +-1/sqrt(h): variance 1/h */
+        w[i] = (rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) / sqrt(dk);
+    for (long t = 0; t < st->samples; t++) {
+        rng_fill_normal(&rng, q, (size_t)dk, 0.0, 1.0);
+        rng_fill_normal(&rng, k, (size_t)dk, 0.0, 1.0);
+        double s = 0.0;                     /* q.k = sum_c q_c k_c */
+        for (int c = 0; c < dk; c++)
+            s += q[c] * k[c];
+        dot[t] = s;
+        rng_fill_normal(&rng, q, D_IN, 0.0, 1.0);
+        rng_fill_normal(&rng, k, D_IN, 0.0, 1.0);
+        add[t] = additive_score(u, q, k, wq, wk, w, D_IN, dk);
+    }
+    {
+        Moments md, ma;
+        sample_moments(&md, dot, st->samples);
+        sample_moments(&ma, add, st->samples);
+        double lo = md.var - 1.96 * md.se_var, hi = md.var + 1.96 * md.se_var;
+        printf("%d %.4f %.5g %.4g %.5g %.5g %.4f %.4f %.4f %.4f %.4f\n", dk,
+               md.mean, md.var, md.se_var, lo, hi, md.var / dk, lo / dk, hi / dk,
+               ma.var, ma.se_var);
+    }
+    free(q); free(k); free(dot); free(add);
+    free(wq); free(wk); free(w); free(u);
+}
 static void variance_table(const Study *st)
 {
     printf("# Var(q.k) for q, k with independent N(0,1) components, %ld draws "
@@ -65,100 +122,71 @@ static void variance_table(const Study *st)
            "hidden width d_K\n", D_IN);
     printf("# d_K mean var se ci_lo ci_hi var_scaled ci_lo_scaled ci_hi_scaled "
            "var_additive se_additive\n");
-    for (int dk = 1; dk <= st->dk_max; dk *= 2) {
-        int width = dk > D_IN ? dk : D_IN;
-        double *q = malloc(sizeof *q * width), *k = malloc(sizeof *k * width);
-        double *dot = malloc(sizeof *dot * st->samples);
-        double *add = malloc(sizeof *add * st->samples);
-        double *wq = malloc(sizeof *wq * D_IN * dk), *wk = malloc(sizeof *wk * D_IN * dk);
-        double *w = malloc(sizeof *w * dk), *u = malloc(sizeof *u * dk);
-        if (!q || !k || !dot || !add || !wq || !wk || !w || !u)
-            cli_fail("out of memory for d_K = %d", dk);
-        Rng rng;
-        seed_row(&rng, st, VARIANCE, dk);
-        rng_fill_normal(&rng, wq, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
-        rng_fill_normal(&rng, wk, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
-        for (int i = 0; i < dk; i++)            /* w_i = +-1/sqrt(h): variance 1/h */
-            w[i] = (rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) / sqrt(dk);
-        for (long t = 0; t < st->samples; t++) {
-            rng_fill_normal(&rng, q, (size_t)dk, 0.0, 1.0);
-            rng_fill_normal(&rng, k, (size_t)dk, 0.0, 1.0);
-            double s = 0.0;                     /* q.k = sum_c q_c k_c */
-            for (int c = 0; c < dk; c++)
-                s += q[c] * k[c];
-            dot[t] = s;
-            rng_fill_normal(&rng, q, D_IN, 0.0, 1.0);
-            rng_fill_normal(&rng, k, D_IN, 0.0, 1.0);
-            add[t] = additive_score(u, q, k, wq, wk, w, D_IN, dk);
-        }
-        Moments md, ma;
-        sample_moments(&md, dot, st->samples);
-        sample_moments(&ma, add, st->samples);
-        double lo = md.var - 1.96 * md.se_var, hi = md.var + 1.96 * md.se_var;
-        printf("%d %.4f %.5g %.4g %.5g %.5g %.4f %.4f %.4f %.4f %.4f\n", dk, md.mean,
-               md.var, md.se_var, lo, hi, md.var / dk, lo / dk, hi / dk, ma.var,
-               ma.se_var);
-        free(q); free(k); free(dot); free(add);
-        free(wq); free(wk); free(w); free(u);
-    }
+    for (int dk = 1; dk <= st->dk_max; dk *= 2)
+        variance_row(st, dk);
 }
-static void saturation_table(const Study *st)
+static void saturation_row(const Study *st, int dk)
 {
     int n = st->keys;
-    printf("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
-           "seed %lu; ln s_K = %.4f\n", n, st->trials, st->seed, log(n));
-    printf("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); means over "
-           "the queries; J: |J|_F, se: its standard error, med: its median, "
-           "g: |J g|\n");
-    printf("# d_K maxp_u H_u J_u Jse_u Jmed_u g_u maxp_s H_s J_s Jse_s Jmed_s g_s\n");
-    for (int dk = 1; dk <= st->dk_max; dk *= 2) {
-        double *q = malloc(sizeof *q * dk), *kk = malloc(sizeof *kk * n * dk);
-        double *dots = malloc(sizeof *dots * n), *p = malloc(sizeof *p * n);
-        double *g = malloc(sizeof *g * n), *dx = malloc(sizeof *dx * n);
-        double *jac = malloc(sizeof *jac * n * n);
-        double *jnorm = malloc(sizeof *jnorm * 2 * st->trials);
-        if (!q || !kk || !dots || !p || !g || !dx || !jac || !jnorm)
-            cli_fail("out of memory for d_K = %d", dk);
+    double *q = malloc(sizeof *q * dk), *kk = malloc(sizeof *kk * n * dk);
+    double *dots = malloc(sizeof *dots * n), *p = malloc(sizeof *p * n);
+    double *g = malloc(sizeof *g * n), *dx = malloc(sizeof *dx * n);
+    double *jac = malloc(sizeof *jac * n * n);
+    double *jnorm = malloc(sizeof *jnorm * 2 * st->trials);
+    if (!q || !kk || !dots || !p || !g || !dx || !jac || !jnorm)
+        cli_fail("out of memory for d_K = %d", dk);
+    {
         Rng rng;
         seed_row(&rng, st, SATURATION, dk);
-        double sum[2][3] = { { 0 } };   /* [unscaled, scaled][max p, H, |J g|] */
+        double sum[2][3] = { { 0 } };       /* [unscaled, scaled][max p, H, |J g|] */
         for (long t = 0; t < st->trials; t++) {
             rng_fill_normal(&rng, q, (size_t)dk, 0.0, 1.0);
             rng_fill_normal(&rng, kk, (size_t)n * dk, 0.0, 1.0);
             rng_fill_normal(&rng, g, (size_t)n, 0.0, 1.0);
             matmul_bt(dots, q, kk, 1, dk, n);       /* dots_j = q.k_j */
-            for (int a = 0; a < 2; a++) {
-                double kappa = a == 0 ? 1.0 : 1.0 / sqrt(dk);
-                for (int j = 0; j < n; j++)
-                    p[j] = kappa * dots[j];
-                softmax(p, p, n);
-                double maxp = p[0];
-                for (int j = 1; j < n; j++)
-                    maxp = p[j] > maxp ? p[j] : maxp;
-                softmax_jacobian(jac, p, n);
-                softmax_backward(dx, p, g, n);          /* dx = J g: the gradient at the logits */
-                jnorm[a * st->trials + t] = norm2(jac, (size_t)n * n);
-                sum[a][0] += maxp;
-                sum[a][1] += entropy(p, n);
-                sum[a][2] += norm2(dx, (size_t)n);
-            }
+            for (int a = 0; a < 2; a++)
+                {
+                    double kappa = a == 0 ? 1.0 : 1.0 / sqrt(dk);
+                    for (int j = 0; j < n; j++)
+                        p[j] = kappa * dots[j];
+                    softmax(p, p, n);
+                    double maxp = p[0];
+                    for (int j = 1; j < n; j++)
+                        maxp = p[j] > maxp ? p[j] : maxp;
+                    softmax_jacobian(jac, p, n);
+                    softmax_backward(dx, p, g, n);      /* dx = J g: the gradient at the scores */
+                    jnorm[a * st->trials + t] = norm2(jac, (size_t)n * n);
+                    sum[a][0] += maxp;
+                    sum[a][1] += entropy(p, n);
+                    sum[a][2] += norm2(dx, (size_t)n);
+                }
         }
         printf("%d", dk);
         for (int a = 0; a < 2; a++) {
-            double *jn = jnorm + a * st->trials;
-            qsort(jn, (size_t)st->trials, sizeof *jn, compare_doubles);
-            double med = st->trials % 2 ? jn[st->trials / 2]
-                                        : 0.5 * (jn[st->trials / 2 - 1] + jn[st->trials / 2]);
+            double *jn = jnorm + a * st->trials, med[3];
             Moments mj;
             sample_moments(&mj, jn, st->trials);
-            printf(" %.6f %.6f %.4e %.2e %.4e %.4e", sum[a][0] / st->trials,
-                   sum[a][1] / st->trials, mj.mean, sqrt(mj.var / st->trials), med,
-                   sum[a][2] / st->trials);
+            median_interval(med, jn, st->trials);
+            printf(" %.6f %.6f %.4e %.2e %.4e %.4e %.4e %.4e", sum[a][0] / st->trials,
+                   sum[a][1] / st->trials, mj.mean, sqrt(mj.var / st->trials), med[0],
+                   med[1], med[2], sum[a][2] / st->trials);
         }
         printf("\n");
-        free(q); free(kk); free(dots); free(p);
-        free(g); free(dx); free(jac); free(jnorm);
     }
+    free(q); free(kk); free(dots); free(p);
+    free(g); free(dx); free(jac); free(jnorm);
+}
+static void saturation_table(const Study *st)
+{
+    printf("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
+           "seed %lu; ln s_K = %.4f\n", st->keys, st->trials, st->seed, log(st->keys));
+    printf("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); means over "
+           "the queries; J: |J|_F, se: its standard error, med: its median, "
+           "lo, hi: its 95%% interval, g: |J g|\n");
+    printf("# d_K maxp_u H_u J_u Jse_u Jmed_u Jlo_u Jhi_u g_u "
+           "maxp_s H_s J_s Jse_s Jmed_s Jlo_s Jhi_s g_s\n");
+    for (int dk = 1; dk <= st->dk_max; dk *= 2)
+        saturation_row(st, dk);
 }
 static void temperature_table(void)
 {
@@ -205,16 +233,9 @@ int main(int argc, char **argv)
     cli_init(argv[0]);
     Study st = { 2000, 500, 16, 1024, 1, ALL_TABLES };
     const char *softmax_file = NULL, *jacobian_file = NULL;
-    static const struct option options[] = {
-        { "table", required_argument, 0, 'T' },   { "samples", required_argument, 0, 'n' },
-        { "trials", required_argument, 0, 't' },  { "keys", required_argument, 0, 'k' },
-        { "dk-max", required_argument, 0, 'd' },  { "seed", required_argument, 0, 's' },
-        { "softmax", required_argument, 0, 'S' }, { "jacobian", required_argument, 0, 'J' },
-        { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
-    };
     int opt, study_option = 0;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    opterr = 0;                         /* cli_fail reports errors, not getopt */
+    while ((opt = getopt_long(argc, argv, ":", saturation_options, NULL)) != -1) {
         switch (opt) {
         case 'T':
             if (strcmp(optarg, "variance") == 0) st.tables = VARIANCE;

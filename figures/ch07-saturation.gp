@@ -15,7 +15,7 @@ plot datafile using 1:2 with linespoints ls 1 pt 7 ps 0.45 \
        title L('最大权重 $\max_j p_j$，不缩放', 'largest weight $\max_j p_j$, unscaled'), \
      '' using 1:($3/lnsk) with linespoints ls 2 pt 5 ps 0.45 \
        title L('熵 $H(p)/\ln s_K$，不缩放', 'entropy $H(p)/\ln s_K$, unscaled'), \
-     '' using 1:8 with linespoints ls 1 dt 2 pt 6 ps 0.45 \
+     '' using 1:10 with linespoints ls 1 dt 2 pt 6 ps 0.45 \
        title L('最大权重，除以 $\sqrt{d_K}$', 'largest weight, divided by $\sqrt{d_K}$'), \
-     '' using 1:($9/lnsk) with linespoints ls 2 dt 2 pt 4 ps 0.45 \
+     '' using 1:($11/lnsk) with linespoints ls 2 dt 2 pt 4 ps 0.45 \
        title L('熵，除以 $\sqrt{d_K}$', 'entropy, divided by $\sqrt{d_K}$')
