@@ -8,14 +8,14 @@
 #include <string.h>
 
 enum { VARIANCE = 1, SATURATION = 2, TEMPERATURE = 4, ALL_TABLES = 7 };
-enum { D_IN = 64 };                     /* width of the additive scorer's inputs */
+enum { D_IN = 64 };         /* d_in, the additive scorer's input width */
 typedef struct {
-    long samples;                       /* draws per d_K in the variance table */
-    long trials;                        /* queries per d_K in the saturation table */
-    int keys;                           /* s_K */
-    int dk_max;                         /* d_K = 1, 2, 4, ..., dk_max */
+    long samples;           /* draws per d_K in the variance table */
+    long trials;            /* queries per d_K in the saturation table */
+    int keys;               /* s_K */
+    int dk_max;             /* d_K = 1, 2, 4, ..., dk_max */
     unsigned long seed;
-    int tables;                         /* which tables to print */
+    int tables;             /* which tables to print */
 } Study;
 static void usage(FILE *out)
 {
@@ -31,8 +31,10 @@ static void usage(FILE *out)
         "                unscaled, and of an additive score), saturation\n"
         "                (max weight, entropy, Jacobian and gradient norms)\n"
         "                or temperature (softmax(x/T) of fixed logits)\n"
-        "  --samples N   draws per d_K in the variance table, N >= 2 (default 2000)\n"
-        "  --trials T    queries per d_K in the saturation table, T >= 2 (default 500)\n"
+        "  --samples N   draws per d_K in the variance table, N >= 2\n"
+        "                (default 2000)\n"
+        "  --trials T    queries per d_K in the saturation table, T >= 2\n"
+        "                (default 500)\n"
         "  --keys S_K    keys per query in the saturation table (default 16)\n"
         "  --dk-max D    largest d_K, a power of two (default 1024)\n"
         "  --seed S      seed of the random numbers (default 1)\n"
@@ -43,12 +45,27 @@ static void usage(FILE *out)
         "  one-hot、梯度消失，除以 sqrt(d_K) 后保持不变。不带参数时打印全部三张表。\n");
 }
 static const struct option saturation_options[] = {
-    { "table", required_argument, 0, 'T' },   { "samples", required_argument, 0, 'n' },
-    { "trials", required_argument, 0, 't' },  { "keys", required_argument, 0, 'k' },
-    { "dk-max", required_argument, 0, 'd' },  { "seed", required_argument, 0, 's' },
-    { "softmax", required_argument, 0, 'S' }, { "jacobian", required_argument, 0, 'J' },
-    { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+    { "table", required_argument, 0, 'T' },
+    { "samples", required_argument, 0, 'n' },
+    { "trials", required_argument, 0, 't' },
+    { "keys", required_argument, 0, 'k' },
+    { "dk-max", required_argument, 0, 'd' },
+    { "seed", required_argument, 0, 's' },
+    { "softmax", required_argument, 0, 'S' },
+    { "jacobian", required_argument, 0, 'J' },
+    { "help", no_argument, 0, 'h' },
+    { 0, 0, 0, 0 },
 };
+static int table_named(const char *name)
+{
+    if (strcmp(name, "variance") == 0)
+        return VARIANCE;
+    if (strcmp(name, "saturation") == 0)
+        return SATURATION;
+    if (strcmp(name, "temperature") == 0)
+        return TEMPERATURE;
+    cli_fail("--table: '%s' is not variance, saturation or temperature", name);
+}
 static void seed_row(Rng *rng, const Study *st, int table, int dk)
 {
     int log2dk = 0;
@@ -79,16 +96,18 @@ static void variance_row(const Study *st, int dk)
     double *q = malloc(sizeof *q * width), *k = malloc(sizeof *k * width);
     double *dot = malloc(sizeof *dot * st->samples);
     double *add = malloc(sizeof *add * st->samples);
-    double *wq = malloc(sizeof *wq * D_IN * dk), *wk = malloc(sizeof *wk * D_IN * dk);
-    double *w = malloc(sizeof *w * dk), *u = malloc(sizeof *u * dk);
-    if (!q || !k || !dot || !add || !wq || !wk || !w || !u)
+    double *uq = malloc(sizeof *uq * dk * D_IN);
+    double *uk = malloc(sizeof *uk * dk * D_IN);
+    double *u = malloc(sizeof *u * dk);
+    double *hq = malloc(sizeof *hq * dk), *hk = malloc(sizeof *hk * dk);
+    if (!q || !k || !dot || !add || !uq || !uk || !u || !hq || !hk)
         cli_fail("out of memory for d_K = %d", dk);
     Rng rng;
     seed_row(&rng, st, VARIANCE, dk);
-    rng_fill_normal(&rng, wq, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
-    rng_fill_normal(&rng, wk, (size_t)D_IN * dk, 0.0, 1.0 / sqrt(D_IN));
-    for (int i = 0; i < dk; i++)            /* w_i = +-1/sqrt(h): variance 1/h */
-        w[i] = (rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) / sqrt(dk);
+    rng_fill_normal(&rng, uq, (size_t)dk * D_IN, 0.0, 1.0 / sqrt(D_IN));
+    rng_fill_normal(&rng, uk, (size_t)dk * D_IN, 0.0, 1.0 / sqrt(D_IN));
+    for (int a = 0; a < dk; a++)    /* u_a = +-1/sqrt(d_A): variance 1/d_A */
+        u[a] = (rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) / sqrt(dk);
     for (long t = 0; t < st->samples; t++) {
         rng_fill_normal(&rng, q, (size_t)dk, 0.0, 1.0);
         rng_fill_normal(&rng, k, (size_t)dk, 0.0, 1.0);
@@ -98,19 +117,20 @@ static void variance_row(const Study *st, int dk)
         dot[t] = s;
         rng_fill_normal(&rng, q, D_IN, 0.0, 1.0);
         rng_fill_normal(&rng, k, D_IN, 0.0, 1.0);
-        add[t] = additive_score(u, q, k, wq, wk, w, D_IN, dk);
+        additive_scores(&add[t], hq, hk, q, k, uq, uk, u, 1, 1, D_IN, dk);
     }
     {
         Moments md, ma;
         sample_moments(&md, dot, st->samples);
         sample_moments(&ma, add, st->samples);
         double lo = md.var - 1.96 * md.se_var, hi = md.var + 1.96 * md.se_var;
-        printf("%d %.4f %.5g %.4g %.5g %.5g %.4f %.4f %.4f %.4f %.4f\n", dk,
-               md.mean, md.var, md.se_var, lo, hi, md.var / dk, lo / dk, hi / dk,
+        printf("%d %.4f %.5g %.4g %.5g %.5g", dk, md.mean, md.var, md.se_var,
+               lo, hi);
+        printf(" %.4f %.4f %.4f %.4f %.4f\n", md.var / dk, lo / dk, hi / dk,
                ma.var, ma.se_var);
     }
     free(q); free(k); free(dot); free(add);
-    free(wq); free(wk); free(w); free(u);
+    free(uq); free(uk); free(u); free(hq); free(hk);
 }
 static void variance_table(const Study *st)
 {
@@ -118,8 +138,8 @@ static void variance_table(const Study *st)
            "per d_K, seed %lu\n", st->samples, st->seed);
     printf("# se: standard error from the sample fourth moment; "
            "ci: var -+ 1.96 se\n");
-    printf("# additive: s = w tanh(q Wq + k Wk), inputs of width %d, "
-           "hidden width d_K\n", D_IN);
+    printf("# additive: e = <u, tanh(q Uq^T + k Uk^T)>, inputs of width %d, "
+           "hidden width d_A = d_K\n", D_IN);
     printf("# d_K mean var se ci_lo ci_hi var_scaled ci_lo_scaled ci_hi_scaled "
            "var_additive se_additive\n");
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
@@ -138,7 +158,7 @@ static void saturation_row(const Study *st, int dk)
     {
         Rng rng;
         seed_row(&rng, st, SATURATION, dk);
-        double sum[2][3] = { { 0 } };       /* [unscaled, scaled][max p, H, |J g|] */
+        double sum[2][3] = { { 0 } };   /* [u, s][max p, H, |J g|] */
         for (long t = 0; t < st->trials; t++) {
             rng_fill_normal(&rng, q, (size_t)dk, 0.0, 1.0);
             rng_fill_normal(&rng, kk, (size_t)n * dk, 0.0, 1.0);
@@ -154,7 +174,7 @@ static void saturation_row(const Study *st, int dk)
                     for (int j = 1; j < n; j++)
                         maxp = p[j] > maxp ? p[j] : maxp;
                     softmax_jacobian(jac, p, n);
-                    softmax_backward(dx, p, g, n);      /* dx = J g: the gradient at the scores */
+                    softmax_backward(dx, p, g, n);  /* dx = J g */
                     jnorm[a * st->trials + t] = norm2(jac, (size_t)n * n);
                     sum[a][0] += maxp;
                     sum[a][1] += entropy(p, n);
@@ -163,13 +183,15 @@ static void saturation_row(const Study *st, int dk)
         }
         printf("%d", dk);
         for (int a = 0; a < 2; a++) {
-            double *jn = jnorm + a * st->trials, med[3];
+            long nt = st->trials;
+            double *jn = jnorm + a * nt, med[3];
             Moments mj;
-            sample_moments(&mj, jn, st->trials);
-            median_interval(med, jn, st->trials);
-            printf(" %.6f %.6f %.4e %.2e %.4e %.4e %.4e %.4e", sum[a][0] / st->trials,
-                   sum[a][1] / st->trials, mj.mean, sqrt(mj.var / st->trials), med[0],
-                   med[1], med[2], sum[a][2] / st->trials);
+            sample_moments(&mj, jn, nt);
+            median_interval(med, jn, nt);
+            printf(" %.6f %.6f", sum[a][0] / nt, sum[a][1] / nt);
+            printf(" %.4e %.2e %.4e %.4e %.4e", mj.mean, sqrt(mj.var / nt),
+                   med[0], med[1], med[2]);
+            printf(" %.4e", sum[a][2] / nt);
         }
         printf("\n");
     }
@@ -179,10 +201,11 @@ static void saturation_row(const Study *st, int dk)
 static void saturation_table(const Study *st)
 {
     printf("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
-           "seed %lu; ln s_K = %.4f\n", st->keys, st->trials, st->seed, log(st->keys));
-    printf("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); means over "
-           "the queries; J: |J|_F, se: its standard error, med: its median, "
-           "lo, hi: its 95%% interval, g: |J g|\n");
+           "seed %lu; ln s_K = %.4f\n", st->keys, st->trials, st->seed,
+           log(st->keys));
+    printf("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); "
+           "means over the queries; J: |J|_F, se: its standard error, "
+           "med: its median, lo, hi: its 95%% interval, g: |J g|\n");
     printf("# d_K maxp_u H_u J_u Jse_u Jmed_u Jlo_u Jhi_u g_u "
            "maxp_s H_s J_s Jse_s Jmed_s Jlo_s Jhi_s g_s\n");
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
@@ -212,11 +235,15 @@ static void file_mode(const char *softmax_file, const char *jacobian_file)
     const char *path = softmax_file ? softmax_file : jacobian_file;
     Matrix x = mat_load(path);
     if (jacobian_file && x.rows != 1)
-        cli_fail("%s: --jacobian needs a 1 x n row, not %d x %d", path, x.rows, x.cols);
+        cli_fail("%s: --jacobian needs a 1 x n row, not %d x %d", path,
+                 x.rows, x.cols);
     if (jacobian_file && x.cols > 4096)
-        cli_fail("%s: --jacobian takes at most 4096 numbers, not %d", path, x.cols);
-    for (int i = 0; i < x.rows; i++)
-        softmax(x.data + (size_t)i * x.cols, x.data + (size_t)i * x.cols, x.cols);
+        cli_fail("%s: --jacobian takes at most 4096 numbers, not %d", path,
+                 x.cols);
+    for (int i = 0; i < x.rows; i++) {
+        double *row = x.data + (size_t)i * x.cols;
+        softmax(row, row, x.cols);
+    }
     if (softmax_file) {
         mat_write(stdout, &x);
     } else {
@@ -233,22 +260,18 @@ int main(int argc, char **argv)
     cli_init(argv[0]);
     Study st = { 2000, 500, 16, 1024, 1, ALL_TABLES };
     const char *softmax_file = NULL, *jacobian_file = NULL;
-    int opt, study_option = 0;
-    opterr = 0;                         /* cli_fail reports errors, not getopt */
+    int opt, nopts = 0;
+    opterr = 0;             /* cli_fail reports errors, not getopt */
     while ((opt = getopt_long(argc, argv, ":", saturation_options, NULL)) != -1) {
+        nopts++;
         switch (opt) {
-        case 'T':
-            if (strcmp(optarg, "variance") == 0) st.tables = VARIANCE;
-            else if (strcmp(optarg, "saturation") == 0) st.tables = SATURATION;
-            else if (strcmp(optarg, "temperature") == 0) st.tables = TEMPERATURE;
-            else cli_fail("--table: '%s' is not variance, saturation or temperature", optarg);
-            break;
-        case 'n': st.samples = cli_long("--samples", optarg, 2, 100000000L); study_option = 1; break;
-        case 't': st.trials = cli_long("--trials", optarg, 2, 10000000L); study_option = 1; break;
-        case 'k': st.keys = (int)cli_long("--keys", optarg, 2, 4096); study_option = 1; break;
-        case 'd': st.dk_max = (int)cli_long("--dk-max", optarg, 1, 65536); study_option = 1; break;
-        case 's': st.seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647L);
-                  study_option = 1; break;
+        case 'T': st.tables = table_named(optarg); break;
+        case 'n': st.samples = cli_long("--samples", optarg, 2, 100000000); break;
+        case 't': st.trials = cli_long("--trials", optarg, 2, 10000000); break;
+        case 'k': st.keys = (int)cli_long("--keys", optarg, 2, 4096); break;
+        case 'd': st.dk_max = (int)cli_long("--dk-max", optarg, 1, 65536); break;
+        case 's': st.seed = (unsigned long)cli_long("--seed", optarg, 0, INT32_MAX);
+                  break;
         case 'S': softmax_file = optarg; break;
         case 'J': jacobian_file = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -262,8 +285,8 @@ int main(int argc, char **argv)
         cli_fail("--dk-max: %d is not a power of two", st.dk_max);
     if (softmax_file && jacobian_file)
         cli_fail("--softmax and --jacobian: choose one");
-    if ((softmax_file || jacobian_file) && (study_option || st.tables != ALL_TABLES))
-        cli_fail("--%s reads a file: the study's options do not apply",
+    if ((softmax_file || jacobian_file) && nopts != 1)
+        cli_fail("--%s reads a file and takes no other option",
                  softmax_file ? "softmax" : "jacobian");
     if (softmax_file || jacobian_file) {
         file_mode(softmax_file, jacobian_file);

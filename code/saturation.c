@@ -38,19 +38,3 @@ double norm2(const double *x, size_t n)
         s += x[i] * x[i];
     return sqrt(s);
 }
-double additive_score(double *u, const double *q, const double *k,
-                      const double *wq, const double *wk, const double *w,
-                      int d_in, int h)
-{
-    for (int i = 0; i < h; i++)
-        u[i] = 0.0;
-    for (int c = 0; c < d_in; c++) {    /* u_i = sum_c q_c Wq_ci + k_c Wk_ci */
-        const double *wqc = wq + (size_t)c * h, *wkc = wk + (size_t)c * h;
-        for (int i = 0; i < h; i++)
-            u[i] += q[c] * wqc[i] + k[c] * wkc[i];
-    }
-    double s = 0.0;
-    for (int i = 0; i < h; i++)         /* s = sum_i w_i tanh(u_i) */
-        s += w[i] * tanh(u[i]);
-    return s;
-}

@@ -14,13 +14,7 @@ void sample_moments(Moments *m, const double *x, long n);
 double entropy(const double *p, int n);
 /* jac[n x n]: J_jm = dp_j/dx_m = p_j (delta_jm - p_m) for p = softmax(x). */
 void softmax_jacobian(double *jac, const double *p, int n);
-/* sqrt(sum_i x_i^2): the norm of a vector, or the Frobenius norm of a matrix. */
+/* sqrt(sum_i x_i^2): a vector's norm, or the Frobenius norm of a matrix. */
 double norm2(const double *x, size_t n);
-/* Additive score of one query and one key, row vectors as in the book:
-   s = sum_i w_i tanh(u_i),  u = q Wq + k Wk,
-   q, k [d_in]; Wq, Wk [d_in x h] row-major; w [h]; u [h] is scratch. */
-double additive_score(double *u, const double *q, const double *k,
-                      const double *wq, const double *wk, const double *w,
-                      int d_in, int h);
 
 #endif

@@ -8,7 +8,7 @@ set format x '%g'
 set format y '$10^{%T}$'
 set xrange [0.8:1300]
 set yrange [1e-6:1]
-set xtics 4
+set xtics (1, 4, 16, 64, 256, 1024)
 set xlabel L('维数 $d_K$', 'dimension $d_K$')
 set ylabel L('范数', 'norm')
 set key bottom left Left reverse spacing 1.3

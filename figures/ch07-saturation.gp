@@ -10,12 +10,12 @@ set yrange [0:1.05]
 set ytics 0.2
 set xlabel L('维数 $d_K$', 'dimension $d_K$')
 set ylabel L('平均值', 'mean over queries')
-set key at graph 0.02, graph 0.62 left Left reverse spacing 1.3
+set key at graph 0.5, graph 0.74 top left Left reverse spacing 1.25
 plot datafile using 1:2 with linespoints ls 1 pt 7 ps 0.45 \
-       title L('最大权重 $\max_j p_j$，不缩放', 'largest weight $\max_j p_j$, unscaled'), \
+       title L('最大权重，$\kappa=1$', 'largest weight, $\kappa=1$'), \
      '' using 1:($3/lnsk) with linespoints ls 2 pt 5 ps 0.45 \
-       title L('熵 $H(p)/\ln s_K$，不缩放', 'entropy $H(p)/\ln s_K$, unscaled'), \
+       title L('熵 $H(p)/\ln s_K$，$\kappa=1$', 'entropy $H(p)/\ln s_K$, $\kappa=1$'), \
      '' using 1:10 with linespoints ls 1 dt 2 pt 6 ps 0.45 \
-       title L('最大权重，除以 $\sqrt{d_K}$', 'largest weight, divided by $\sqrt{d_K}$'), \
+       title L('最大权重，$\kappa=1/\sqrt{d_K}$', 'largest weight, $\kappa=1/\sqrt{d_K}$'), \
      '' using 1:($11/lnsk) with linespoints ls 2 dt 2 pt 4 ps 0.45 \
-       title L('熵，除以 $\sqrt{d_K}$', 'entropy, divided by $\sqrt{d_K}$')
+       title L('熵，$\kappa=1/\sqrt{d_K}$', 'entropy, $\kappa=1/\sqrt{d_K}$')

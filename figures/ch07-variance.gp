@@ -18,4 +18,4 @@ plot datafile using 1:1 with lines lc rgb '#999999' dt 2 lw 1.5 \
      '' using 1:7:8:9 with yerrorlines ls 2 pt 5 ps 0.45 \
        title L('$\mathrm{Var}(q\cdot k/\sqrt{d_K})$', '$\mathrm{Var}(q\cdot k/\sqrt{d_K})$'), \
      '' using 1:10:($10-1.96*$11):($10+1.96*$11) with yerrorlines ls 3 pt 9 ps 0.55 \
-       title L('加性得分 $w\tanh(qW_q+kW_k)^\top$', 'additive score $w\tanh(qW_q+kW_k)^\top$')
+       title L('加性得分 $e(q,k)$，$d_A = d_K$', 'additive score $e(q,k)$, $d_A = d_K$')

@@ -9,7 +9,7 @@ PyTorch's autograd.
 import math
 import os
 import re
-import time
+import resource
 
 from helpers import (TOP, TempDir, expect_bad_input, matrix_text, numpy,
                      parse_matrices, run, torch)
@@ -36,14 +36,16 @@ def one_table(args):
 
 
 def test_demo_prints_three_tables_quickly():
-    start = time.time()
+    # CPU time, not wall time: the machine may be busy with other work.
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     rc, out, err = run(PROG)
-    elapsed = time.time() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    elapsed = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     assert rc == 0 and err == '', err
     t = tables(out)
     assert [len(x) for x in t] == [11, 11, 97], \
         'expected tables of 11, 11 and 97 rows, got %s' % [len(x) for x in t]
-    assert elapsed < 2.0, 'the demo took %.2f s (the book promises under 1 s)' % elapsed
+    assert elapsed < 1.0, 'the demo took %.2f s of CPU (the book promises under 1 s)' % elapsed
 
 
 def test_each_table_alone_matches_the_demo():
@@ -290,7 +292,7 @@ def test_numbers_quoted_in_the_chapter_come_from_the_program():
     tokens = set(out.split())
     quoted = ['1.0077', '0.88238', '1.1331', '1024.6', '960.54', '1088.7', '32.69',
               '1.0006', '0.9380', '1.0632', '0.205533', '2.436026', '0.963948',
-              '0.087589', '0.244373', '2.366796', '0.4582', '0.6201', '0.447284',
+              '0.087589', '0.244373', '2.366796', '0.4809', '0.6178', '0.447284',
               '0.981947', '0.017985']
     for q in quoted:
         assert q in text, '%s is not quoted in the chapter any more: update this list' % q

@@ -1,6 +1,6 @@
-/* Chapter 7's kernels: sample_moments, entropy, softmax_jacobian, norm2 and
-   additive_score, checked against values worked by hand and against
-   Chapter 2's softmax_backward. */
+/* Chapter 7's kernels: sample_moments, entropy, softmax_jacobian and norm2,
+   checked against values worked by hand and against Chapter 2's
+   softmax_backward. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "attention.h"
@@ -73,25 +73,4 @@ Test(ch07_jacobian, one_hot_has_a_zero_jacobian)
     double p[3] = { 0, 1, 0 }, jac[9];
     softmax_jacobian(jac, p, 3);
     cr_assert_eq(norm2(jac, 9), 0.0);
-}
-
-Test(ch07_additive, worked_by_hand)
-{
-    /* d_in = 2, h = 2: u = q Wq + k Wk = (1, 0) + (0, -1) = (1, -1);
-       s = 0.5 tanh(1) + 2 tanh(-1) = -1.5 tanh(1). */
-    double q[2] = { 1, 2 }, k[2] = { -1, 1 };
-    double wq[4] = { 1, 0, 0, 0 }, wk[4] = { 0, 0, 0, -1 }, w[2] = { 0.5, 2 }, u[2];
-    double s = additive_score(u, q, k, wq, wk, w, 2, 2);
-    cr_assert_float_eq(s, -1.5 * tanh(1.0), 1e-15);
-    cr_assert_float_eq(u[0], 1.0, 1e-15);
-    cr_assert_float_eq(u[1], -1.0, 1e-15);
-}
-
-Test(ch07_additive, bounded_by_the_l1_norm_of_w)
-{
-    double q[3] = { 1e6, -3e5, 2e7 }, k[3] = { -4e6, 1e5, 9e5 };
-    double wq[6] = { 1, -1, 0.5, 2, -3, 1 }, wk[6] = { 2, 1, -1, 0.25, 1, -2 };
-    double w[2] = { 0.7, -0.4 }, u[2];
-    double s = additive_score(u, q, k, wq, wk, w, 3, 2);
-    cr_assert(fabs(s) <= 1.1 + 1e-12, "|s| = %g exceeds |w|_1 = 1.1", fabs(s));
 }
