@@ -10,7 +10,7 @@ set yrange [0:1.05]
 set ytics 0.2
 set xlabel L('维数 $d_K$', 'dimension $d_K$')
 set ylabel L('平均值', 'mean over queries')
-set key at graph 0.5, graph 0.74 top left Left reverse spacing 1.25
+set key at graph 0.42, graph 0.63 top left Left reverse spacing 1.2
 plot datafile using 1:2 with linespoints ls 1 pt 7 ps 0.45 \
        title L('最大权重，$\kappa=1$', 'largest weight, $\kappa=1$'), \
      '' using 1:($3/lnsk) with linespoints ls 2 pt 5 ps 0.45 \
