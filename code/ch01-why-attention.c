@@ -8,38 +8,45 @@
 #include <string.h>
 #include <time.h>
 
-enum Mode { DEMO, CONNECT, TABLE, SWEEP, CONV, RNN, LINEAR_RNN, SELF_ATTENTION };
+enum Mode { DEMO, CONNECT, TABLE, SWEEP, CONV, RNN, LINEAR_RNN,
+            SELF_ATTENTION };
 static const struct {
-    const char *name, *files;               /* option, and the files it wants */
+    const char *name, *files;       /* the option, and the files it wants */
     int min_files, max_files;
 } modes[] = {
-    [DEMO] = { "the demo", "", 0, 0 },         [CONNECT] = { "--connect", "", 0, 0 },
-    [TABLE] = { "--table", "", 0, 0 },         [SWEEP] = { "--sweep", "", 0, 0 },
-    [CONV] = { "--conv", "X W [B]", 2, 3 },    [RNN] = { "--rnn", "X W U B", 4, 4 },
+    [DEMO] = { "the demo", "", 0, 0 },
+    [CONNECT] = { "--connect", "", 0, 0 },
+    [TABLE] = { "--table", "", 0, 0 },
+    [SWEEP] = { "--sweep", "", 0, 0 },
+    [CONV] = { "--conv", "X W [B]", 2, 3 },
+    [RNN] = { "--rnn", "X W U B", 4, 4 },
     [LINEAR_RNN] = { "--linear-rnn", "X A B", 3, 3 },
     [SELF_ATTENTION] = { "--self-attention", "X", 1, 1 },
 };
 
 typedef struct {
     enum Mode mode;
-    long n, d, k, r, dilation;              /* --n --d --k --r --dilation */
+    long n, d, k, r, dilation;      /* --n --d --k --r --dilation */
     uint64_t seed;
     int unrolled, full_sweep;
-    char **files;                           /* the file arguments, nfiles of them */
+    char **files;                   /* the file arguments, nfiles of them */
     int nfiles;
 } Options;
 static void choose_mode(Options *o, enum Mode mode)
 {
     if (o->mode != DEMO && o->mode != mode)
-        cli_fail("%s and %s cannot be combined", modes[o->mode].name, modes[mode].name);
+        cli_fail("%s and %s cannot be combined", modes[o->mode].name,
+                 modes[mode].name);
     o->mode = mode;
 }
 
 /* Report an option given to a mode it does not belong to. */
-static void only_in(const char *given, const char *option, int belongs, enum Mode mode)
+static void only_in(const char *given, const char *option, int belongs,
+                    enum Mode mode)
 {
     if (given && !belongs)
-        cli_fail("%s does not apply to %s (try --help)", option, modes[mode].name);
+        cli_fail("%s does not apply to %s (try --help)", option,
+                 modes[mode].name);
 }
 static void usage(FILE *out)
 {
@@ -54,27 +61,30 @@ static void usage(FILE *out)
         "       ch01-why-attention --self-attention X\n"
         "\n"
         "With no mode: the demo, printing every number Chapter 1 quotes.\n"
-        "  --connect      layers until output N depends on input 1 (causal conv of\n"
-        "                 K taps, dilated conv, RNN parallel rounds, self-attention),\n"
-        "                 measured beside the closed forms; 2<=N<=4096, 2<=K<=64\n"
-        "                 (defaults 128, 3)\n"
-        "  --table        the paper's Table 1 evaluated at N, D, K, R\n"
-        "                 (defaults 128, 512, 3, 16)\n"
-        "  --sweep short  seconds per call of self-attention, RNN and conv layers,\n"
-        "                 d = 64, n = 8..512 (about 1 s)\n"
-        "  --sweep full   the same at d = 512, n = 16..4096 (about a minute)\n"
-        "  --conv         Y = causal convolution of X (n x d_in): W stacks k blocks\n"
-        "                 of d_in x d_out, B is 1 x d_out; --dilation D (default 1)\n"
-        "  --rnn          H: h_t = tanh(h_{t-1} W + x_t U + B), h_0 = 0\n"
-        "  --linear-rnn   H: h_t = h_{t-1} A + x_t B; --unrolled computes it as a\n"
-        "                 causal convolution with the n taps B A^m\n"
+        "  --connect     layers until output N depends on input 1: causal\n"
+        "                conv of K taps, dilated conv, RNN parallel rounds,\n"
+        "                self-attention; measured, beside the closed forms\n"
+        "                (2 <= N <= 4096, 2 <= K <= 64; defaults 128, 3)\n"
+        "  --table       the paper's Table 1 evaluated at N, D, K, R\n"
+        "                (defaults 128, 512, 3, 16)\n"
+        "  --sweep short seconds per call of self-attention, RNN and conv\n"
+        "                layers, d = 64, n = 8..512 (under a second)\n"
+        "  --sweep full  the same at d = 512, n = 16..4096 (about a minute)\n"
+        "  --conv        Y = causal convolution of X (n x d_in); W stacks\n"
+        "                k blocks of d_in x d_out; B is 1 x d_out;\n"
+        "                --dilation D (default 1)\n"
+        "  --rnn         H: h_t = tanh(h_{t-1} W + x_t U + B), h_0 = 0\n"
+        "  --linear-rnn  H: h_t = h_{t-1} A + x_t B; --unrolled computes it\n"
+        "                as a causal convolution with the n taps B A^m\n"
         "  --self-attention  Y = Softmax(X X^T / sqrt(d)) X\n"
-        "  --seed S       seed of the random inputs of the demo and --connect\n"
-        "  Matrix files: a header 'ROWS COLS', then the rows; see appA-matrix --help.\n"
+        "  --seed S      seed of the random inputs of the demo and --connect\n"
+        "  Matrix files: a header 'ROWS COLS', then the rows;\n"
+        "  see appA-matrix --help.\n"
         "\n"
         "  第 1 章：为什么是注意力。不带参数时打印本章引用的全部数字；\n"
-        "  --connect 测量连通位置 1 与位置 N 所需的层数，--table 计算论文表 1，\n"
-        "  --sweep 为三种层计时，其余选项在你给的矩阵文件上运行各层。\n");
+        "  --connect 测量连通位置 1 与位置 N 所需的层数，\n"
+        "  --table 计算论文的表 1，--sweep 为三种层计时，\n"
+        "  其余选项在你给的矩阵文件上运行各层。\n");
 }
 static Matrix random_matrix(Rng *rng, int rows, int cols, double std)
 {
@@ -105,8 +115,9 @@ static int conv_layers_to_connect(int n, int k, int dilated)
     x.data[0] = 1.0;                        /* e_1: position 1 only */
     int layers = 0;
     long dilation = 1;
-    while (x.data[n - 1] == 0.0) {
-        conv1d_forward(y.data, x.data, ones.data, NULL, n, 1, 1, k, (int)dilation);
+    while (x.data[n - 1] == 0.0 && layers < n) {    /* n: none needs more */
+        conv1d_forward(y.data, x.data, ones.data, NULL, n, 1, 1, k,
+                       (int)dilation);
         for (int t = 0; t < n; t++)
             x.data[t] = y.data[t] > 0.0;    /* reached or not */
         layers++;
@@ -121,9 +132,10 @@ static int conv_layers_to_connect(int n, int k, int dilated)
 static int attention_layers_to_connect(int n, Rng *rng)
 {
     enum { D = 2 };
-    Matrix x = random_matrix(rng, n, D, 1.0), w = mat_new(1, n), y = mat_new(1, D);
-    attention_query(y.data, w.data, x.data + (size_t)(n - 1) * D, x.data, x.data,
-                    n, D, D, 1.0 / sqrt(D));
+    Matrix x = random_matrix(rng, n, D, 1.0);
+    Matrix w = mat_new(1, n), y = mat_new(1, D);
+    attention_query(y.data, w.data, x.data + (size_t)(n - 1) * D, x.data,
+                    x.data, n, D, D, 1.0 / sqrt(D));
     int connected = w.data[0] > 0.0;
     mat_free(&x), mat_free(&w), mat_free(&y);
     return connected;
@@ -135,7 +147,8 @@ static void parallel_round(double *next, const double *cur, const double *x,
                            int n, int d)
 {
     for (int t = 0; t < n; t++)
-        rnn_step(next + (size_t)t * d, t > 0 ? cur + (size_t)(t - 1) * d : NULL,
+        rnn_step(next + (size_t)t * d,
+                 t > 0 ? cur + (size_t)(t - 1) * d : NULL,
                  x + (size_t)t * d, w, u, b, d, d);
 }
 /* The last position t (from 1) whose rows of h and h2 differ; 0 if none. */
@@ -143,7 +156,8 @@ static int last_difference(const Matrix *h, const Matrix *h2)
 {
     int last = 0;
     for (int t = 0; t < h->rows; t++)
-        if (max_abs_diff(h->data + (size_t)t * h->cols, h2->data + (size_t)t * h->cols,
+        if (max_abs_diff(h->data + (size_t)t * h->cols,
+                         h2->data + (size_t)t * h->cols,
                          (size_t)h->cols) != 0.0)
             last = t + 1;
     return last;
@@ -154,10 +168,11 @@ static int rnn_rounds_to_connect(int n)
     enum { D = 1 };
     Matrix x = mat_new(n, D), cur = mat_new(n, D), next = mat_new(n, D);
     Matrix w = mat_new(D, D), u = mat_new(D, D), b = mat_new(1, D);
-    x.data[0] = w.data[0] = u.data[0] = 1.0;    /* e_1, unit weights, no bias */
+    x.data[0] = w.data[0] = u.data[0] = 1.0;  /* e_1, unit weights, no bias */
     int rounds = 0;
-    while (cur.data[n - 1] == 0.0) {
-        parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data, n, D);
+    while (cur.data[n - 1] == 0.0 && rounds <= n) {
+        parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data,
+                       n, D);
         Matrix swap = cur;
         cur = next, next = swap;
         rounds++;
@@ -172,17 +187,20 @@ static int rnn_rounds_to_connect(int n)
 static void rnn_forgetting(int n, Rng *rng, int *rounds, int *last_changed)
 {
     enum { D = 4 };
-    Matrix x = random_matrix(rng, n, D, 1.0), w = random_matrix(rng, D, D, 0.5);
-    Matrix u = random_matrix(rng, D, D, 0.5), b = random_matrix(rng, 1, D, 0.1);
+    Matrix x = random_matrix(rng, n, D, 1.0);
+    Matrix w = random_matrix(rng, D, D, 0.5), u = random_matrix(rng, D, D, 0.5);
+    Matrix b = random_matrix(rng, 1, D, 0.1);
     Matrix h = mat_new(n, D), cur = mat_new(n, D), next = mat_new(n, D);
     rnn_forward(h.data, x.data, w.data, u.data, b.data, n, D, D);
     *rounds = 0;
     do {
-        parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data, n, D);
+        parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data,
+                       n, D);
         Matrix swap = cur;
         cur = next, next = swap;
         ++*rounds;
-    } while (max_abs_diff(cur.data, h.data, (size_t)n * D) != 0.0);
+    } while (max_abs_diff(cur.data, h.data, (size_t)n * D) != 0.0
+             && *rounds <= n);
     x.data[0] += 1.0;
     rnn_forward(next.data, x.data, w.data, u.data, b.data, n, D, D);
     *last_changed = last_difference(&h, &next);
@@ -209,19 +227,22 @@ static void print_table1(long long n, long long d, long long k, long long r)
     printf("# Table 1 of the paper evaluated at n = %lld, d = %lld, k = %lld,"
            " r = %lld\n", n, d, k, r);
     printf("# layer                      per_layer  sequential  max_path\n");
-    printf("self-attention        %16lld %11d %9.2f\n", n * n * d, 1, 1.0);
-    printf("recurrent             %16lld %11lld %9.2f\n", n * d * d, n, (double)n);
-    printf("conv-contiguous       %16lld %11d %9.2f\n", k * n * d * d, 1,
+    printf("self-attention       %16lld %11d %9.2f\n", n * n * d, 1, 1.0);
+    printf("recurrent            %16lld %11lld %9.2f\n", n * d * d, n,
+           (double)n);
+    printf("conv-contiguous      %16lld %11d %9.2f\n", k * n * d * d, 1,
            (double)n / k);
-    printf("conv-dilated          %16lld %11d %9.2f\n", k * n * d * d, 1,
+    printf("conv-dilated         %16lld %11d %9.2f\n", k * n * d * d, 1,
            log((double)n) / log((double)k));
-    printf("self-attention-local  %16lld %11d %9.2f\n", r * n * d, 1, (double)n / r);
+    printf("self-attention-local %16lld %11d %9.2f\n", r * n * d, 1,
+           (double)n / r);
 }
-/* max |recurrent - unrolled| for a random linear RNN (A scaled to be stable). */
+/* max |recurrent - unrolled| for a random linear RNN (A small: stable). */
 static double linrnn_forms_differ(Rng *rng)
 {
     enum { N = 64, D = 4 };
-    Matrix x = random_matrix(rng, N, D, 1.0), a = random_matrix(rng, D, D, 0.25);
+    Matrix x = random_matrix(rng, N, D, 1.0);
+    Matrix a = random_matrix(rng, D, D, 0.25);
     Matrix bm = random_matrix(rng, D, D, 0.5), kern = mat_new(N * D, D);
     Matrix h_rec = mat_new(N, D), h_conv = mat_new(N, D);
     linrnn_forward(h_rec.data, x.data, a.data, bm.data, N, D, D);
@@ -238,7 +259,7 @@ static long long self_attention_macs(int n, int d)
 {
     return 2LL * n * n * d;
 }
-enum { CONV_K = 3 };                        /* taps of the timed convolution */
+enum { CONV_K = 3 };                /* taps of the timed convolution */
 
 /* One timing run's buffers, for n up to n_max.  Each layer maps x (n x d)
    to y (n x d); weights holds self-attention's n x n weights. */
@@ -249,17 +270,19 @@ typedef struct {
 
 static Bench bench_new(int n_max, int d, Rng *rng)
 {
-    Bench B = { n_max, d, random_matrix(rng, n_max, d, 1.0), mat_new(n_max, d),
-                mat_new(n_max, n_max), random_matrix(rng, d, d, 1.0 / sqrt(d)),
-                random_matrix(rng, d, d, 1.0 / sqrt(d)), random_matrix(rng, 1, d, 0.1),
+    Bench B = { n_max, d, random_matrix(rng, n_max, d, 1.0),
+                mat_new(n_max, d), mat_new(n_max, n_max),
+                random_matrix(rng, d, d, 1.0 / sqrt(d)),
+                random_matrix(rng, d, d, 1.0 / sqrt(d)),
+                random_matrix(rng, 1, d, 0.1),
                 random_matrix(rng, CONV_K * d, d, 1.0 / sqrt(CONV_K * d)) };
     return B;
 }
 
 static void bench_free(Bench *B)
 {
-    mat_free(&B->x), mat_free(&B->y), mat_free(&B->weights), mat_free(&B->w);
-    mat_free(&B->u), mat_free(&B->b), mat_free(&B->conv_w);
+    mat_free(&B->x), mat_free(&B->y), mat_free(&B->weights);
+    mat_free(&B->w), mat_free(&B->u), mat_free(&B->b), mat_free(&B->conv_w);
 }
 static void run_attention(const Bench *B)
 {
@@ -269,13 +292,14 @@ static void run_attention(const Bench *B)
 
 static void run_rnn(const Bench *B)
 {
-    rnn_forward(B->y.data, B->x.data, B->w.data, B->u.data, B->b.data, B->n, B->d, B->d);
+    rnn_forward(B->y.data, B->x.data, B->w.data, B->u.data, B->b.data, B->n,
+                B->d, B->d);
 }
 
 static void run_conv(const Bench *B)
 {
-    conv1d_forward(B->y.data, B->x.data, B->conv_w.data, B->b.data, B->n, B->d, B->d,
-                   CONV_K, 1);
+    conv1d_forward(B->y.data, B->x.data, B->conv_w.data, B->b.data, B->n,
+                   B->d, B->d, CONV_K, 1);
 }
 static double now(void)
 {
@@ -284,57 +308,73 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Seconds per call of layer: the best of three trials, each repeating the
-   call for at least min_trial seconds. */
-static double time_layer(void (*layer)(const Bench *), const Bench *B,
+/* Seconds per call of layer, from calls repeated for at least min_trial s. */
+static double time_trial(void (*layer)(const Bench *), const Bench *B,
                          double min_trial)
 {
-    double best = INFINITY;
-    for (int trial = 0; trial < 3; trial++) {
-        long calls = 0;
-        double start = now(), elapsed;
-        do {
-            layer(B);
-            calls++;
-            elapsed = now() - start;
-        } while (elapsed < min_trial);
-        if (elapsed / calls < best)
-            best = elapsed / calls;
-        if (elapsed > 2.0)
-            break;                          /* a call this long is stable */
-    }
-    return best;
+    long calls = 0;
+    double start = now(), elapsed;
+    do {
+        layer(B);
+        calls++;
+        elapsed = now() - start;
+    } while (elapsed < min_trial);
+    return elapsed / calls;
 }
-static void print_timing_row(const Bench *B, double min_trial)
+static void (*const layers[3])(const Bench *) = {
+    run_attention, run_rnn, run_conv,
+};
+
+/* One pass's trials at B->n, keeping the fastest so far in best[3]. */
+static void time_point(const Bench *B, double min_trial, int first_pass,
+                       double best[3])
 {
-    double t_attn = time_layer(run_attention, B, min_trial);
-    double t_rnn = time_layer(run_rnn, B, min_trial);
-    double t_conv = time_layer(run_conv, B, min_trial);
+    for (int l = 0; l < 3; l++) {
+        if (!first_pass && best[l] > 2.0)
+            continue;                       /* a call this long is stable */
+        double t = time_trial(layers[l], B, min_trial);
+        if (first_pass || t < best[l])
+            best[l] = t;
+    }
+}
+
+static void print_timing_row(const Bench *B, const double best[3])
+{
     printf("%6d %4d %10.4e %10.4e %10.4e %15lld %13lld %13lld\n", B->n, B->d,
-           t_attn, t_rnn, t_conv, self_attention_macs(B->n, B->d),
-           rnn_macs(B->n, B->d, B->d), conv1d_macs(B->n, B->d, B->d, CONV_K, 1));
+           best[0], best[1], best[2], self_attention_macs(B->n, B->d),
+           rnn_macs(B->n, B->d, B->d),
+           conv1d_macs(B->n, B->d, B->d, CONV_K, 1));
 }
 static void timing_sweep(int full)
 {
-    const int d = full ? 512 : 64, n_first = full ? 16 : 8, points = full ? 17 : 13;
-    const double min_trial = full ? 0.05 : 0.004;
+    enum { POINTS_MAX = 17 };
+    const int d = full ? 512 : 64, n_first = full ? 16 : 8;
+    const int points = full ? 17 : 13, passes = full ? 3 : 5;
+    const double min_trial = full ? 0.05 : 0.003;
+    double best[POINTS_MAX][3];
     Rng rng;
     rng_seed(&rng, 1);
-    Bench B = bench_new((int)lround(n_first * pow(2.0, (points - 1) / 2.0)), d, &rng);
-    printf("# seconds per call of one layer, best of 3 trials; d = %d, conv k = %d\n",
-           d, CONV_K);
+    int n_last = (int)lround(n_first * pow(2.0, (points - 1) / 2.0));
+    Bench B = bench_new(n_last, d, &rng);
+    printf("# seconds per call of one layer, best of %d passes;"
+           " d = %d, conv k = %d\n", passes, d, CONV_K);
     printf("#    n    d  attention        rnn       conv  macs_attention"
            "      macs_rnn     macs_conv\n");
-    for (int p = 0; p < points; p++) {
-        B.n = (int)lround(n_first * pow(2.0, p / 2.0));   /* sqrt(2) steps */
-        print_timing_row(&B, min_trial);
-        fflush(stdout);                     /* the full sweep is slow: show progress */
-    }
+    for (int pass = 0; pass < passes; pass++)
+        for (int p = 0; p < points; p++) {
+            B.n = (int)lround(n_first * pow(2.0, p / 2.0));  /* sqrt(2) apart */
+            time_point(&B, min_trial, pass == 0, best[p]);
+            if (pass == passes - 1) {
+                print_timing_row(&B, best[p]);
+                fflush(stdout);             /* the full sweep is slow */
+            }
+        }
     bench_free(&B);
 }
 /* max |f(PX)_i - f(X)_perm(i)| over rows i: zero when f commutes with
    permuting the rows, that is, when f cannot tell the order of its input. */
-static double permuted_diff(const Matrix *f_px, const Matrix *f_x, const int *perm)
+static double permuted_diff(const Matrix *f_px, const Matrix *f_x,
+                            const int *perm)
 {
     double diff = 0.0;
     for (int i = 0; i < f_x->rows; i++)
@@ -345,15 +385,18 @@ static double permuted_diff(const Matrix *f_px, const Matrix *f_x, const int *pe
         }
     return diff;
 }
-static void print_permuted_diffs(const Matrix *x, const Matrix *px, const int *perm,
-                                 Rng *rng)
+static void print_permuted_diffs(const Matrix *x, const Matrix *px,
+                                 const int *perm, Rng *rng)
 {
     const int N = x->rows, D = x->cols;
     Matrix w = random_matrix(rng, D, D, 0.5), u = random_matrix(rng, D, D, 0.5);
-    Matrix b = random_matrix(rng, 1, D, 0.1), cw = random_matrix(rng, CONV_K * D, D, 0.3);
+    Matrix b = random_matrix(rng, 1, D, 0.1);
+    Matrix cw = random_matrix(rng, CONV_K * D, D, 0.3);
     Matrix weights = mat_new(N, N), f_x = mat_new(N, D), f_px = mat_new(N, D);
-    attention(f_x.data, weights.data, x->data, x->data, x->data, N, N, D, D, 0.5);
-    attention(f_px.data, weights.data, px->data, px->data, px->data, N, N, D, D, 0.5);
+    attention(f_x.data, weights.data, x->data, x->data, x->data, N, N, D, D,
+              0.5);
+    attention(f_px.data, weights.data, px->data, px->data, px->data, N, N, D,
+              D, 0.5);
     printf("self-attention %10.3g\n", permuted_diff(&f_px, &f_x, perm));
     conv1d_forward(f_x.data, x->data, cw.data, b.data, N, D, D, CONV_K, 1);
     conv1d_forward(f_px.data, px->data, cw.data, b.data, N, D, D, CONV_K, 1);
@@ -382,38 +425,46 @@ static void permutation_check(Rng *rng)
 static void demo(Rng *rng)
 {
     static const int ns[] = { 16, 128, 1024 };
-    printf("# ch01-why-attention: the numbers Chapter 1 quotes (see --help)\n\n");
-    printf("# Layers until output n depends on input 1 (RNN: parallel rounds)\n");
+    int rounds, last;
+    printf("# ch01-why-attention: the numbers Chapter 1 quotes"
+           " (see --help)\n\n");
+    printf("# Layers until output n depends on input 1"
+           " (RNN: parallel rounds)\n");
     print_connect_header();
     for (int i = 0; i < 3; i++)
         print_connect_row(ns[i], 3, rng);
-    int rounds, last;
     rnn_forgetting(128, rng, &rounds, &last);
-    printf("\n# Random RNN, d = 4, n = 128: parallel rounds until equal to sequential"
-           " = %d;\n# adding 1 to x_1 changes h_t up to t = %d, and no h_t after it\n",
-           rounds, last);
+    printf("\n# Random RNN, d = 4, n = 128: parallel rounds until equal to"
+           " sequential = %d;\n# adding 1 to x_1 changes h_t up to t = %d,"
+           " and no h_t after it\n", rounds, last);
     printf("\n");
     print_table1(128, 512, 3, 16);
-    printf("\n# Linear RNN, n = 64, d = 4: max |recurrent - unrolled| = %.3g\n",
-           linrnn_forms_differ(rng));
-    printf("\n# Reverse the rows of X (n = 6, d = 4): max |f(PX) - P f(X)|\n");
+    printf("\n# Linear RNN, n = 64, d = 4:"
+           " max |recurrent - unrolled| = %.3g\n", linrnn_forms_differ(rng));
+    printf("\n# Reverse the rows of X (n = 6, d = 4):"
+           " max |f(PX) - P f(X)|\n");
     permutation_check(rng);
     printf("\n# Timings depend on the machine: try --sweep short.\n");
 }
 static void parse_options(Options *o, int argc, char **argv)
 {
     static const struct option options[] = {
-        { "connect", no_argument, 0, 'C' },     { "table", no_argument, 0, 'T' },
-        { "sweep", required_argument, 0, 'S' }, { "conv", no_argument, 0, 'c' },
-        { "rnn", no_argument, 0, 'R' },         { "linear-rnn", no_argument, 0, 'L' },
+        { "connect", no_argument, 0, 'C' },
+        { "table", no_argument, 0, 'T' },
+        { "sweep", required_argument, 0, 'S' },
+        { "conv", no_argument, 0, 'c' },
+        { "rnn", no_argument, 0, 'R' },
+        { "linear-rnn", no_argument, 0, 'L' },
         { "self-attention", no_argument, 0, 'A' },
-        { "n", required_argument, 0, 'n' },     { "d", required_argument, 0, 'd' },
-        { "k", required_argument, 0, 'k' },     { "r", required_argument, 0, 'r' },
+        { "n", required_argument, 0, 'n' }, { "d", required_argument, 0, 'd' },
+        { "k", required_argument, 0, 'k' }, { "r", required_argument, 0, 'r' },
         { "dilation", required_argument, 0, 'D' },
-        { "unrolled", no_argument, 0, 'u' },    { "seed", required_argument, 0, 's' },
-        { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
+        { "unrolled", no_argument, 0, 'u' },
+        { "seed", required_argument, 0, 's' },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
     };
-    const char *given[128] = { 0 };         /* each option's value, by its letter */
+    const char *given[128] = { 0 };     /* each option's value, by letter */
     int opt;
     *o = (Options){ DEMO, 128, 512, 3, 16, 1, 1, 0, 0, NULL, 0 };
     opterr = 0;
@@ -434,7 +485,8 @@ static void parse_options(Options *o, int argc, char **argv)
         default:
             if (optopt)
                 cli_fail("unknown option '-%c' (try --help)", optopt);
-            cli_fail("unknown or ambiguous option '%s' (try --help)", argv[optind - 1]);
+            cli_fail("unknown or ambiguous option '%s' (try --help)",
+                     argv[optind - 1]);
         }
     }
     o->files = argv + optind, o->nfiles = argc - optind;
@@ -444,10 +496,12 @@ static void parse_options(Options *o, int argc, char **argv)
     only_in(given['r'], "--r", o->mode == TABLE, o->mode);
     only_in(given['D'], "--dilation", o->mode == CONV, o->mode);
     only_in(given['u'], "--unrolled", o->mode == LINEAR_RNN, o->mode);
-    only_in(given['s'], "--seed", o->mode == DEMO || o->mode == CONNECT, o->mode);
+    only_in(given['s'], "--seed", o->mode == DEMO || o->mode == CONNECT,
+            o->mode);
     if (modes[o->mode].max_files == 0 && o->nfiles > 0)
         cli_fail("unexpected argument '%s' (try --help)", o->files[0]);
-    if (o->nfiles < modes[o->mode].min_files || o->nfiles > modes[o->mode].max_files)
+    if (o->nfiles < modes[o->mode].min_files
+        || o->nfiles > modes[o->mode].max_files)
         cli_fail("%s needs the files %s, not %d file%s", modes[o->mode].name,
                  modes[o->mode].files, o->nfiles, o->nfiles == 1 ? "" : "s");
     if (given['n'])
@@ -466,21 +520,24 @@ static void parse_options(Options *o, int argc, char **argv)
     if (given['s'])
         o->seed = (uint64_t)cli_long("--seed", given['s'], 0, 2147483647L);
     o->unrolled = given['u'] != NULL;
-    if (o->mode == SWEEP && strcmp(given['S'], "short") != 0 && strcmp(given['S'], "full") != 0)
+    if (o->mode == SWEEP && strcmp(given['S'], "short") != 0
+        && strcmp(given['S'], "full") != 0)
         cli_fail("--sweep takes 'short' or 'full', not '%s'", given['S']);
     o->full_sweep = o->mode == SWEEP && strcmp(given['S'], "full") == 0;
 }
 static void run_conv_files(const Options *o)
 {
-    Matrix x = mat_load(o->files[0]), w = mat_load(o->files[1]), b = { 0, 0, NULL };
+    Matrix x = mat_load(o->files[0]), w = mat_load(o->files[1]);
+    Matrix b = { 0, 0, NULL };
     if (o->nfiles == 3)
         b = mat_load(o->files[2]);
     if (w.rows % x.cols != 0)
-        cli_fail("%s: %d rows are not k blocks of d_in = %d rows (the columns of %s)",
-                 o->files[1], w.rows, x.cols, o->files[0]);
+        cli_fail("%s: %d rows are not k blocks of d_in = %d rows"
+                 " (the columns of %s)", o->files[1], w.rows, x.cols,
+                 o->files[0]);
     if (b.data && (b.rows != 1 || b.cols != w.cols))
-        cli_fail("%s: the bias must be 1 x %d, not %d x %d", o->files[2], w.cols,
-                 b.rows, b.cols);
+        cli_fail("%s: the bias must be 1 x %d, not %d x %d", o->files[2],
+                 w.cols, b.rows, b.cols);
     Matrix y = mat_new(x.rows, w.cols);
     conv1d_forward(y.data, x.data, w.data, b.data, x.rows, x.cols, w.cols,
                    w.rows / x.cols, (int)o->dilation);
@@ -492,15 +549,17 @@ static void run_rnn_files(const Options *o)
     Matrix x = mat_load(o->files[0]), w = mat_load(o->files[1]);
     Matrix u = mat_load(o->files[2]), b = mat_load(o->files[3]);
     if (w.rows != w.cols)
-        cli_fail("%s: W must be square (d x d), not %d x %d", o->files[1], w.rows, w.cols);
+        cli_fail("%s: W must be square (d x d), not %d x %d", o->files[1],
+                 w.rows, w.cols);
     if (u.rows != x.cols || u.cols != w.cols)
-        cli_fail("%s: U must be %d x %d (d_in x d), not %d x %d", o->files[2], x.cols,
-                 w.cols, u.rows, u.cols);
+        cli_fail("%s: U must be %d x %d (d_in x d), not %d x %d",
+                 o->files[2], x.cols, w.cols, u.rows, u.cols);
     if (b.rows != 1 || b.cols != w.cols)
-        cli_fail("%s: B must be 1 x %d, not %d x %d", o->files[3], w.cols, b.rows,
-                 b.cols);
+        cli_fail("%s: B must be 1 x %d, not %d x %d", o->files[3], w.cols,
+                 b.rows, b.cols);
     Matrix h = mat_new(x.rows, w.cols);
-    rnn_forward(h.data, x.data, w.data, u.data, b.data, x.rows, x.cols, w.cols);
+    rnn_forward(h.data, x.data, w.data, u.data, b.data, x.rows, x.cols,
+                w.cols);
     mat_write(stdout, &h);
     mat_free(&x), mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&h);
 }
@@ -509,18 +568,20 @@ static void run_linear_rnn_files(const Options *o)
     Matrix x = mat_load(o->files[0]), a = mat_load(o->files[1]);
     Matrix bm = mat_load(o->files[2]);
     if (a.rows != a.cols)
-        cli_fail("%s: A must be square (d x d), not %d x %d", o->files[1], a.rows, a.cols);
+        cli_fail("%s: A must be square (d x d), not %d x %d", o->files[1],
+                 a.rows, a.cols);
     if (bm.rows != x.cols || bm.cols != a.cols)
-        cli_fail("%s: B must be %d x %d (d_in x d), not %d x %d", o->files[2], x.cols,
-                 a.cols, bm.rows, bm.cols);
+        cli_fail("%s: B must be %d x %d (d_in x d), not %d x %d",
+                 o->files[2], x.cols, a.cols, bm.rows, bm.cols);
     if (o->unrolled && (double)x.rows * x.cols * a.cols > MAT_MAX_ENTRIES)
-        cli_fail("--unrolled: %d kernel blocks of %d x %d are too many", x.rows,
-                 x.cols, a.cols);
+        cli_fail("--unrolled: %d kernel blocks of %d x %d are too many",
+                 x.rows, x.cols, a.cols);
     Matrix h = mat_new(x.rows, a.cols);
     if (o->unrolled) {
         Matrix kern = mat_new(x.rows * x.cols, a.cols);
         linrnn_kernel(kern.data, a.data, bm.data, x.rows, x.cols, a.cols);
-        conv1d_forward(h.data, x.data, kern.data, NULL, x.rows, x.cols, a.cols, x.rows, 1);
+        conv1d_forward(h.data, x.data, kern.data, NULL, x.rows, x.cols, a.cols,
+                       x.rows, 1);
         mat_free(&kern);
     } else {
         linrnn_forward(h.data, x.data, a.data, bm.data, x.rows, x.cols, a.cols);
@@ -532,11 +593,11 @@ static void run_self_attention_file(const Options *o)
 {
     Matrix x = mat_load(o->files[0]);
     if (x.rows > 8192)
-        cli_fail("%s: %d rows: self-attention needs n <= 8192 (n x n weights)",
-                 o->files[0], x.rows);
+        cli_fail("%s: %d rows: self-attention needs n <= 8192"
+                 " (n x n weights)", o->files[0], x.rows);
     Matrix y = mat_new(x.rows, x.cols), w = mat_new(x.rows, x.rows);
-    attention(y.data, w.data, x.data, x.data, x.data, x.rows, x.rows, x.cols, x.cols,
-              1.0 / sqrt(x.cols));
+    attention(y.data, w.data, x.data, x.data, x.data, x.rows, x.rows,
+              x.cols, x.cols, 1.0 / sqrt(x.cols));
     mat_write(stdout, &y);
     mat_free(&x), mat_free(&y), mat_free(&w);
 }

@@ -3,15 +3,17 @@
 #include "core.h"
 #include <math.h>
 
-void conv1d_forward(double *y, const double *x, const double *w, const double *b,
-                    int n, int d_in, int d_out, int k, int dilation)
+void conv1d_forward(double *y, const double *x, const double *w,
+                    const double *b, int n, int d_in, int d_out, int k,
+                    int dilation)
 {
     for (int t = 0; t < n; t++) {
         double *y_t = y + (size_t)t * d_out;
         for (int j = 0; j < d_out; j++)
             y_t[j] = b ? b[j] : 0.0;
         for (int o = 0; o < k && t - (long)o * dilation >= 0; o++) {
-            for (int i = 0; i < d_in; i++)              /* y_t += x_{t - o dilation} W_o */
+            /* y_t += x_{t - o dilation} W_o */
+            for (int i = 0; i < d_in; i++)
                 for (int j = 0; j < d_out; j++)
                     y_t[j] += x[(size_t)(t - (long)o * dilation) * d_in + i]
                               * w[((size_t)o * d_in + i) * d_out + j];
@@ -26,8 +28,9 @@ long long conv1d_macs(int n, int d_in, int d_out, int k, int dilation)
             taps += n - (long long)o * dilation;
     return taps * d_in * d_out;
 }
-void rnn_step(double *h, const double *h_prev, const double *x_t, const double *w,
-              const double *u, const double *b, int d_in, int d)
+void rnn_step(double *h, const double *h_prev, const double *x_t,
+              const double *w, const double *u, const double *b, int d_in,
+              int d)
 {
     for (int j = 0; j < d; j++)
         h[j] = b[j];
@@ -53,12 +56,12 @@ long long rnn_macs(int n, int d_in, int d)
 {
     return (long long)(n - 1) * d * d + (long long)n * d_in * d;
 }
-void linrnn_forward(double *h, const double *x, const double *a, const double *bm,
-                    int n, int d_in, int d)
+void linrnn_forward(double *h, const double *x, const double *a,
+                    const double *bm, int n, int d_in, int d)
 {
     for (int t = 0; t < n; t++) {
         double *h_t = h + (size_t)t * d;
-        matmul(h_t, x + (size_t)t * d_in, bm, 1, d_in, d);     /* h_t = x_t B */
+        matmul(h_t, x + (size_t)t * d_in, bm, 1, d_in, d);  /* h_t = x_t B */
         if (t > 0) {
             const double *h_prev = h_t - d;
             for (int i = 0; i < d; i++)     /* h_t += h_{t-1} A */

@@ -6,23 +6,26 @@
    x: n x d_in.  w: the k blocks W_o (d_in x d_out) stacked, (k*d_in) x d_out.
    b: d_out, or NULL for no bias.  y: n x d_out, must not alias x.
    Taps that fall before position 0 read zeros and cost nothing. */
-void conv1d_forward(double *y, const double *x, const double *w, const double *b,
-                    int n, int d_in, int d_out, int k, int dilation);
-/* The multiply-adds conv1d_forward does: d_in d_out sum_o max(0, n - o*dilation). */
+void conv1d_forward(double *y, const double *x, const double *w,
+                    const double *b, int n, int d_in, int d_out, int k,
+                    int dilation);
+/* The multiply-adds conv1d_forward does:
+   d_in d_out sum_o max(0, n - o*dilation). */
 long long conv1d_macs(int n, int d_in, int d_out, int k, int dilation);
 /* One step of equation (R): h = tanh(h_prev W + x_t U + b).
    w: d x d; u: d_in x d; b: d; h_prev: d, or NULL for h_0 = 0.
    h must not alias h_prev: it holds the sum before the tanh. */
-void rnn_step(double *h, const double *h_prev, const double *x_t, const double *w,
-              const double *u, const double *b, int d_in, int d);
+void rnn_step(double *h, const double *h_prev, const double *x_t,
+              const double *w, const double *u, const double *b, int d_in,
+              int d);
 /* Equation (R) over a sequence: h (n x d) from x (n x d_in). */
 void rnn_forward(double *h, const double *x, const double *w, const double *u,
                  const double *b, int n, int d_in, int d);
 /* The multiply-adds rnn_forward does: (n - 1) d d + n d_in d. */
 long long rnn_macs(int n, int d_in, int d);
 /* Equation (L): h_t = h_{t-1} A + x_t B, h_0 = 0.  a: d x d; bm: d_in x d. */
-void linrnn_forward(double *h, const double *x, const double *a, const double *bm,
-                    int n, int d_in, int d);
+void linrnn_forward(double *h, const double *x, const double *a,
+                    const double *bm, int n, int d_in, int d);
 /* The kernel of its unrolled form, K_m = B A^m for m = 0..n-1, stacked into
    (n*d_in) x d: conv1d_forward with these n taps computes the same h. */
 void linrnn_kernel(double *kern, const double *a, const double *bm, int n,

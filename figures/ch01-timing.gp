@@ -24,42 +24,44 @@ stats datafile using ($3 <= $4 ? $1 : 0) nooutput
 n_faster = STATS_max
 slope(s) = sprintf('%.2f', s)
 
+# cairolatex leaves the text to LaTeX, so gnuplot cannot know how wide a label
+# is (it counts both languages of \zhen): keys and labels are therefore placed
+# by their left or right edge, and the n = d lines stop below the keys.
 set multiplot layout 1,2
 set logscale xy 2
 set format x '%g'
 set xlabel L('序列长度 $n$', 'sequence length $n$')
-set xrange [*:*]
-set arrow 1 from d, graph 0 to d, graph 1 nohead dt 2 lc rgb '#888888'
-set label 1 '$n = d$' at d, graph 0.97 offset 0.5,0 left
 
 set logscale y 10
 set format y '$10^{%T}$'
 set ylabel L('每次调用的时间（秒）', 'seconds per call')
-set key top left reverse Left spacing 1.1
+set key at graph 0.03, graph 0.98 left top Left reverse spacing 1.1 samplen 2
+set arrow 1 from d, graph 0 to d, graph 0.72 nohead dt 2 lc rgb '#888888'
+set label 1 '$n = d$' at d, graph 0.76 center
 plot datafile using 1:3 with linespoints ls 1 pt 7 ps 0.5 \
-       title L('自注意力', 'self-attention').', '.L('斜率', 'slope').' '.slope(s_attn), \
+       title L('自注意力，斜率', 'self-attention, slope').' '.slope(s_attn), \
      '' using 1:4 with linespoints ls 2 pt 5 ps 0.5 \
-       title L('循环层', 'recurrent').', '.L('斜率', 'slope').' '.slope(s_rnn), \
+       title L('循环层，斜率', 'recurrent, slope').' '.slope(s_rnn), \
      '' using 1:5 with linespoints ls 3 pt 9 ps 0.6 \
-       title L('卷积 $k=3$', 'convolution $k=3$').', '.L('斜率', 'slope').' '.slope(s_conv)
+       title L('卷积 $k=3$，斜率', 'convolution $k=3$, slope').' '.slope(s_conv)
 
 set logscale y 2
 set format y '%g'
 set ylabel L('自注意力与另一层之比', 'self-attention / other layer')
+set arrow 1 from d, graph 0 to d, graph 0.6 nohead dt 2 lc rgb '#888888'
+set label 1 '$n = d$' at d, graph 0.64 center
 set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead lc rgb '#888888'
 if (n_slower < 1e9) {
-    set label 2 sprintf(L('实测：注意力在 $n = %d$ 与 $%d$ 之间变慢', \
-                          'measured: attention turns slower between $n = %d$ and $%d$'), \
+    set label 2 sprintf(L('实测交点：$%d < n \le %d$', 'measured crossover: $%d < n \le %d$'), \
                         int(n_faster), int(n_slower), int(n_faster), int(n_slower)) \
-        at graph 0.03, graph 0.06 left
+        at graph 0.97, graph 0.06 right
 }
-set label 1 at d, graph 0.97
 plot datafile using 1:($3/$4) with linespoints ls 2 pt 5 ps 0.5 \
-       title L('时间比，对循环层', 'time ratio, vs.\ recurrent'), \
+       title L('对循环层：时间', 'vs.\ recurrent: time'), \
      '' using 1:($6/$7) with lines ls 2 dt 2 \
-       title L('乘加数之比，对循环层', 'multiply-add ratio, vs.\ recurrent'), \
+       title L('对循环层：乘加数', 'vs.\ recurrent: multiply-adds'), \
      '' using 1:($3/$5) with linespoints ls 3 pt 9 ps 0.6 \
-       title L('时间比，对卷积', 'time ratio, vs.\ convolution'), \
+       title L('对卷积：时间', 'vs.\ convolution: time'), \
      '' using 1:($6/$8) with lines ls 3 dt 2 \
-       title L('乘加数之比，对卷积', 'multiply-add ratio, vs.\ convolution')
+       title L('对卷积：乘加数', 'vs.\ convolution: multiply-adds')
 unset multiplot
