@@ -190,6 +190,8 @@ help:
 	@echo '  programs      the chapter programs in $(B)/bin/'
 	@echo '  pdf           $(B)/book-zh.pdf, $(B)/book-en.pdf, $(B)/book-bilingual.pdf'
 	@echo '  figures       the gnuplot figures in $(B)/fig/'
+	@echo '  html          the HTML edition in $(B)/html/zh/ and $(B)/html/en/ (open index.html)'
+	@echo '  slides        one beamer deck per chapter and language in $(B)/slides/'
 	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
 	@echo '  test          everything, then all tests (unit, NumPy, command line, PDF, toolchain)'
 	@echo '  check-lang    every Chinese passage has its English partner and back'
@@ -201,3 +203,5 @@ help:
 
 PHONY_EXTRA := tangle
 .PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
+
+include tools/html.mk

@@ -1,0 +1,62 @@
+# The HTML edition and the slides, from the same chapters/*.nw (tools/html/).
+# Included at the end of the Makefile:  make html, make slides.
+#
+#   build/html/{zh,en}/       index.html, one page per chapter, fig/*.svg
+#   build/html-svg/{zh,en}/   the figures as SVG, one language each
+#   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
+#                             with % slide marks, and language
+
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css)
+
+# Figures that draw (a `plot`), as opposed to scripts that print numbers.
+SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
+              $(FIGURES:%=figures/%.gp) /dev/null)))
+
+define svg_rules
+$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py
+	$$(call need,gnuplot,gnuplot-nox)
+	$$(call msg,SVG,$(1)/$$*)
+	$(Q)mkdir -p $$(@D)
+	$(Q)cd $(B) && $(PYTHON) ../tools/html/svgfig.py $(1) ../figures/$$*.gp data/$$*.dat \
+	    html-svg/$(1)/$$*.svg
+endef
+$(foreach l,zh en,$(eval $(call svg_rules,$(l))))
+HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
+
+# Both editions come from one run (noweb's front end once, two pandoc runs a
+# language).  Warnings (an unknown label, math pandoc could not convert) go to
+# build/html/warnings.txt too, where tests/test_html.py looks for them.
+$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX)
+	$(call need,pandoc,pandoc)
+	$(call msg,PANDOC,$(B)/html/zh/ $(B)/html/en/)
+	$(Q)rm -rf $(B)/html && mkdir -p $(B)/html
+	$(Q)$(PYTHON) tools/html/book2html.py $(B)/html $(B)/fig $(B)/html-svg $(CHAPTERS) \
+	    2> $(B)/html/warnings.txt; s=$$?; cat $(B)/html/warnings.txt >&2; exit $$s
+	$(Q)touch $@
+
+html: $(B)/html/.stamp
+
+# Slides: chapters with `% slide` marks.  One run writes every deck's LaTeX
+# (through pandoc's beamer writer), rewriting only the files that changed;
+# xelatex then typesets each deck on its own, in parallel under make -j.
+SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /dev/null)
+SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
+SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
+
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py
+	$(call need,pandoc,pandoc)
+	$(call msg,PANDOC,$(B)/slides/*.tex)
+	$(Q)mkdir -p $(B)/slides
+	$(Q)$(PYTHON) tools/html/slides.py $(B)/slides $(CHAPTERS)
+	$(Q)touch $@
+
+$(B)/slides/%.tex: $(B)/slides/.stamp ;
+
+$(B)/slides/%.pdf: $(B)/slides/%.tex $(FIG_TEX)
+	$(call need,xelatex,texlive-xetex)
+	$(call msg,XELATEX,$@)
+	$(Q)tools/html/slides.sh $(B) $*
+
+slides: $(SLIDES)
+
+.PHONY: html slides

@@ -1,0 +1,636 @@
+#!/usr/bin/python3
+"""The HTML edition:  book2html.py OUTDIR FIGDIR SVGDIR CHAPTER.nw ...
+
+Writes OUTDIR/zh/ and OUTDIR/en/: index.html (the contents), one page per
+chapter (NN-topic.html, named after its .nw file), book.css and the figures
+(fig/NAME.svg, copied from SVGDIR/LANG/).  Every page opens from the file
+system: no server, no network, no script.
+
+How: tools/html/nwbook.py reads the chapters through noweb's front end and
+numbers them as LaTeX does; one pandoc run per language reads the prose
+(LaTeX with markers where code chunks, figures, equations and exercises
+stand) into pandoc's AST; this script builds the code chunks, figures,
+equations, cross-references and navigation into that AST; a second pandoc
+run writes HTML5 with MathML (--mathml) and highlights the C.  Warnings
+(an unknown label, math pandoc could not convert, LaTeX it did not know)
+are printed and make the exit status 1 with --strict.
+"""
+import concurrent.futures
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nwbook  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PANDOC = 'pandoc'
+
+# LaTeX that has no meaning on a web page (layout only): dropped silently.
+HARMLESS = re.compile(r'^\\(centering|small|footnotesize|normalsize|raggedright|raggedleft'
+                      r'|arraybackslash|noindent|medskip|bigskip|smallskip|newpage|clearpage'
+                      r'|mainmatter|frontmatter|backmatter|appendix|par|relax|mbox\{\}'
+                      r'|hfill|vfill|quad|qquad|endhead|endfirsthead|endfoot|endlastfoot'
+                      r'|toprule|midrule|bottomrule|newcommand|gdef|def|protect|nobreak)\b')
+
+
+PUNCT = ',.;:!?)]，。；：、）！？'
+
+
+def mathml_for_chromium(h):
+    """texmath writes \\mathrm{Attn} as <mstyle mathvariant="normal"> around
+    one <mi> per letter; MathML Core (Chromium) ignores mathvariant there.
+    One <mi> with the whole word is upright, as MathML Core wants it."""
+    def word(m):
+        letters = ''.join(re.findall(r'<mi>([^<]*)</mi>', m.group(1)))
+        if len(letters) == 1:
+            return '<mi mathvariant="normal">%s</mi>' % letters
+        return '<mi>%s</mi>' % letters
+    return re.sub(r'<mstyle mathvariant="normal">((?:<mi>[^<]*</mi>)+)</mstyle>', word, h)
+
+
+# ---------------------------------------------------------------------------
+# Small constructors for pandoc's AST (pandoc-types 1.22)
+
+def Str(s):
+    return {'t': 'Str', 'c': s}
+
+
+def Space():
+    return {'t': 'Space'}
+
+
+def RawB(s):
+    return {'t': 'RawBlock', 'c': ['html', s]}
+
+
+def RawI(s):
+    return {'t': 'RawInline', 'c': ['html', s]}
+
+
+def Span(ident, classes, inlines):
+    return {'t': 'Span', 'c': [[ident, classes, []], inlines]}
+
+
+def Link(inlines, url, classes=()):
+    return {'t': 'Link', 'c': [['', list(classes), []], inlines, [url, '']]}
+
+
+def Code(s):
+    return {'t': 'Code', 'c': [['', [], []], s]}
+
+
+def text_inlines(s):
+    out = []
+    for n, word in enumerate(s.split(' ')):
+        if n:
+            out.append(Space())
+        if word:
+            out.append(Str(word))
+    return out
+
+
+def stringify(x):
+    """Plain text of inlines or blocks (for <title> and alt text)."""
+    if isinstance(x, list):
+        return ''.join(stringify(e) for e in x)
+    if not isinstance(x, dict):
+        return ''
+    t, c = x.get('t'), x.get('c')
+    if t == 'Str':
+        return c
+    if t in ('Space', 'SoftBreak', 'LineBreak'):
+        return ' '
+    if t == 'Code':
+        return c[1]
+    if t == 'Math':
+        s = c[1]
+        s = re.sub(r'\\sqrt\{([^}]*)\}', r'√\1', s)
+        s = re.sub(r'\\(mathrm|text|mathit)\{([^}]*)\}', r'\2', s)
+        return re.sub(r'[{}$\\]', '', s)
+    if t in ('RawInline', 'RawBlock'):
+        return ''
+    if t in ('Emph', 'Strong', 'SmallCaps', 'Strikeout', 'Plain', 'Para', 'Underline'):
+        return stringify(c)
+    if t in ('Span', 'Quoted'):
+        return stringify(c[1])
+    if t in ('Link', 'Image'):
+        return stringify(c[1])
+    if t == 'Header':
+        return stringify(c[2])
+    return ''
+
+
+def raw_latex(x, block):
+    t = 'RawBlock' if block else 'RawInline'
+    if isinstance(x, dict) and x.get('t') == t and x['c'][0] == 'latex':
+        return x['c'][1]
+    return None
+
+
+def marker(block, name):
+    """The argument of \\NAME{arg} if block is that marker (alone), else None."""
+    s = raw_latex(block, True)
+    if s is None and isinstance(block, dict) and block.get('t') in ('Para', 'Plain'):
+        inl = [i for i in block['c'] if i.get('t') not in ('Space', 'SoftBreak')]
+        if len(inl) == 1:
+            s = raw_latex(inl[0], False)
+    if s is None:
+        return None
+    m = re.match(r'^\\%s\{([^}]*)\}\s*$' % name, s)
+    return m.group(1) if m else None
+
+
+# ---------------------------------------------------------------------------
+
+class Edition:
+    """One language of the HTML edition."""
+
+    def __init__(self, book, svgdir):
+        self.book = book
+        self.lang = book.lang
+        self.w = book.w
+        self.svgdir = svgdir
+        self.warnings = list(book.warnings)
+        self.tokens = {}            # ZZnw..ZZ -> HTML, filled while building chunks
+        self.chunk_page = {}        # chunk label -> page slug
+        for ch in book.chapters:
+            for c in ch.chunks:
+                self.chunk_page[c.label] = ch.slug
+        self.page = None            # the Chapter being built
+        self.unknown_latex = set()
+
+    def warn(self, msg):
+        self.warnings.append('%s: %s' % (self.lang, msg))
+
+    def href(self, slug, ident):
+        if self.page is not None and slug == self.page.slug:
+            return '#' + ident
+        return '%s.html#%s' % (slug, ident)
+
+    def chunk_href(self, label):
+        slug = self.chunk_page.get(label)
+        if slug is None:
+            self.warn('chunk %s is not in any page' % label)
+            return '#'
+        return self.href(slug, label)
+
+    def chunk_link_html(self, label):
+        c = self.book.src.by_label.get(label)
+        tag = c.tag if c else '?'
+        return '<a class="chunkref" href="%s">%s</a>' % (html.escape(self.chunk_href(label)), tag)
+
+    # -- inlines ------------------------------------------------------------
+    def inlines(self, xs):
+        out = []
+        for x in xs:
+            out.extend(self.inline(x))
+        # no line break between inline math and the punctuation after it
+        k = 0
+        while k + 1 < len(out):
+            a, b = out[k], out[k + 1]
+            if a.get('t') == 'Math' and b.get('t') == 'Str' and b['c'][:1] in PUNCT:
+                m = re.match(r'^[%s]+' % re.escape(PUNCT), b['c'])
+                glued = Span('', ['nowrap'], [a, Str(m.group(0))])
+                rest = b['c'][m.end():]
+                out[k:k + 2] = [glued] + ([Str(rest)] if rest else [])
+            k += 1
+        return out
+
+    def inline(self, x):
+        t = x.get('t')
+        if t == 'RawInline' and x['c'][0] == 'latex':
+            return self.raw_inline(x['c'][1])
+        c = x.get('c')
+        if t in ('Emph', 'Strong', 'SmallCaps', 'Strikeout', 'Superscript', 'Subscript',
+                 'Underline'):
+            x['c'] = self.inlines(c)
+        elif t in ('Span', 'Link'):
+            c[1] = self.inlines(c[1])
+        elif t == 'Quoted':
+            c[1] = self.inlines(c[1])
+        elif t == 'Cite':
+            c[1] = self.inlines(c[1])
+        elif t == 'Note':
+            x['c'] = self.blocks(c)
+        return [x]
+
+    def raw_inline(self, s):
+        m = re.match(r'^\\(ref|eqref|autoref|pageref)\{([^}]*)\}$', s)
+        if m:
+            kind, label = m.groups()
+            if label not in self.book.labels:
+                self.warn('%s: \\%s{%s}: no such label' % (self.page.slug, kind, label))
+                return [Str('??')]
+            number, slug, _ = self.book.labels[label]
+            text = '(%s)' % number if kind == 'eqref' else number
+            return [Link([Str(text)], self.href(slug, label), ['ref'])]
+        m = re.match(r'^\\htmlq\{(\d+)\}$', s)
+        if m:
+            code, ref = self.book.src.quotes[int(m.group(1))]
+            if ref and ref in self.chunk_page:
+                return [Link([Code(code)], self.chunk_href(ref), ['ident'])]
+            return [Code(code)]
+        m = re.match(r'^\\htmlnum\{([^}]*)\}$', s)
+        if m:
+            return [Span('', ['secnum'], [Str(m.group(1))]), Space()]
+        m = re.match(r'^\\(?:htmlanchor|label)\{([^}]*)\}$', s)
+        if m:
+            return [Span(m.group(1), ['anchor'], [])]
+        m = re.match(r'^\\htmlimg\{([^}]*)\}$', s)
+        if m:
+            return [RawI(self.img_html(m.group(1)))]
+        if not HARMLESS.match(s):
+            self.unknown_latex.add(s[:60])
+        return []
+
+    # -- blocks -------------------------------------------------------------
+    def blocks(self, bs):
+        """Transform a list of blocks; htmlbegin/htmlend markers group them."""
+        out = []
+        stack = []                  # (box number, the out list to return to)
+        for b in bs:
+            n = marker(b, 'htmlbegin')
+            if n is not None:
+                stack.append((int(n), out))
+                out = []
+                continue
+            n = marker(b, 'htmlend')
+            if n is not None:
+                num, parent = stack.pop()
+                assert num == int(n), 'markers out of order: %s %s' % (num, n)
+                # a caption directly inside a figure is its <figcaption>
+                self._in_figure = bool(stack) and \
+                    self.book.boxes[stack[-1][0]]['kind'] == 'figure'
+                parent.extend(self.box(self.book.boxes[num], out))
+                out = parent
+                continue
+            n = marker(b, 'htmlchunk')
+            if n is not None:
+                out.extend(self.chunk(self.book.src.chunks[int(n)]))
+                continue
+            n = marker(b, 'htmlimg')
+            if n is not None:
+                out.append(RawB(self.img_html(n)))
+                continue
+            s = raw_latex(b, True)
+            if s is not None:
+                if not HARMLESS.match(s.strip()):
+                    self.unknown_latex.add(s.strip()[:60])
+                continue
+            out.extend(self.block(b))
+        if stack:
+            self.warn('%s: unclosed box' % self.page.slug)
+        return out
+
+    def block(self, b):
+        t, c = b.get('t'), b.get('c')
+        if t in ('Para', 'Plain'):
+            b['c'] = self.inlines(c)
+            if not b['c']:
+                return []
+        elif t == 'Header':
+            c[2] = self.inlines(c[2])
+        elif t in ('BlockQuote',):
+            b['c'] = self.blocks(c)
+        elif t == 'Div':
+            c[1] = self.blocks(c[1])
+        elif t in ('BulletList',):
+            b['c'] = [self.blocks(item) for item in c]
+        elif t == 'OrderedList':
+            c[1] = [self.blocks(item) for item in c[1]]
+        elif t == 'DefinitionList':
+            b['c'] = [[self.inlines(term), [self.blocks(d) for d in defs]] for term, defs in c]
+        elif t == 'Table':
+            self.table(b)
+        return [b]
+
+    def table(self, b):
+        attr, caption, specs, head, bodies, foot = b['c']
+        caption[1] = self.blocks(caption[1])
+
+        def rows(rs):
+            for row in rs:
+                for cell in row[1]:
+                    cell[4] = self.blocks(cell[4])
+        rows(head[1])
+        for body in bodies:
+            rows(body[2])
+            rows(body[3])
+        rows(foot[1])
+
+    def box(self, box, inner):
+        kind = box['kind']
+        ident = box.get('id')
+        idattr = ' id="%s"' % html.escape(ident) if ident else ''
+        if kind == 'equation':
+            num = box.get('number')
+            tail = '<span class="eqno">(%s)</span>' % html.escape(num) if num else ''
+            return [RawB('<div class="equation"%s><div class="eqbody">' % idattr)] + inner + \
+                   [RawB('</div>%s</div>' % tail)]
+        if kind == 'caption':
+            if box.get('number') and inner and inner[0].get('t') in ('Para', 'Plain'):
+                inner[0]['c'] = [Span('', ['capnum'], [Str(box['number'] + self.w['colon'])])] \
+                    + inner[0]['c']
+            tagname = 'figcaption' if self._in_figure else 'div'
+            return [RawB('<%s class="caption">' % tagname)] + inner + [RawB('</%s>' % tagname)]
+        if kind == 'figure':
+            return [RawB('<figure class="figure"%s>' % idattr)] + inner + [RawB('</figure>')]
+        if kind == 'table':
+            return [RawB('<div class="table"%s>' % idattr)] + inner + [RawB('</div>')]
+        if kind == 'exercise':
+            # "Exercise 1.1 (easy)" runs into the first paragraph, as in print
+            if len(inner) >= 2 and inner[0].get('t') == 'Para' and inner[1].get('t') == 'Para':
+                inner = [{'t': 'Para', 'c': inner[0]['c'] + [Space()] + inner[1]['c']}] + inner[2:]
+            return [RawB('<div class="exercise"%s>' % idattr)] + inner + [RawB('</div>')]
+        return inner
+
+    _in_figure = False
+
+    def img_html(self, name):
+        src = os.path.join(self.svgdir, self.lang, name + '.svg')
+        if not os.path.exists(src):
+            self.warn('figure %s has no SVG (%s)' % (name, src))
+        self.figures.add(name)
+        return '<img class="plot" src="fig/%s.svg" alt="%s">' % (name, html.escape(name))
+
+    # -- code chunks --------------------------------------------------------
+    def token(self, kind, html_text):
+        t = 'ZZnw%s%dZZ' % (kind, len(self.tokens))
+        self.tokens[t] = html_text
+        return t
+
+    def name_html(self, name):
+        parts = re.split(r'\[\[(.*?)\]\]', name)
+        return ''.join(html.escape(p) if i % 2 == 0 else '<code>%s</code>' % html.escape(p)
+                       for i, p in enumerate(parts))
+
+    def chunk(self, c):
+        src = self.book.src
+        first = src.by_label.get(c.first, c)
+        cont = c.label != c.first
+        head = ('<div class="chunk" id="%s"><p class="chunk-head">'
+                '<a class="chunk-tag" href="#%s">%s</a> '
+                '<span class="chunk-name">⟨%s <a class="chunkref" href="%s">%s</a>⟩</span>'
+                '<span class="chunk-def">%s≡</span></p>') % (
+                    c.label, c.label, c.tag, self.name_html(c.name),
+                    html.escape(self.chunk_href(c.first)), first.tag, '+' if cont else '')
+        lines = []
+        for line in c.lines:
+            s = []
+            for part in line:
+                if part[0] == 'text':
+                    s.append(part[1])
+                elif part[0] == 'use':
+                    target = part[2]
+                    u = src.by_label.get(target)
+                    h = '<a class="chunkuse" href="%s">⟨%s <span class="tag">%s</span>⟩</a>' % (
+                        html.escape(self.chunk_href(target)) if u else '#',
+                        self.name_html(part[1]), u.tag if u else '?')
+                    if not u:
+                        self.warn('chunk <<%s>> is used but never defined' % part[1])
+                    s.append(self.token('U', h))
+                else:
+                    _, ident, deflabel = part
+                    if deflabel and deflabel != c.label and deflabel in self.chunk_page:
+                        s.append(self.token('I', '<a class="ident" href="%s">%s</a>' % (
+                            html.escape(self.chunk_href(deflabel)), html.escape(ident))))
+                    else:
+                        s.append(ident)
+            lines.append(''.join(s))
+        code = {'t': 'CodeBlock', 'c': [['', ['c'], []], '\n'.join(lines)]}
+        notes = []
+        if not cont and c.next:
+            rest = [l for l in (first.alldefs or [c.next])]
+            notes.append(self.w['continued'].format(
+                nwbook.join_list([self.chunk_link_html(l) for l in rest], self.lang)))
+        if c.uses:
+            seen = []
+            for u in c.uses:
+                if u not in seen:
+                    seen.append(u)
+            notes.append(self.w['used'].format(
+                nwbook.join_list([self.chunk_link_html(l) for l in seen], self.lang)))
+        if c.root:
+            notes.append(self.w['file'].format('<code>%s</code>' % html.escape(c.root)))
+        defs = []
+        for ident in c.defines:
+            uses = [u for u in src.ident_uses.get(ident, []) if u != c.label]
+            if not uses:
+                continue
+            defs.append('<code>%s</code>, %s' % (html.escape(ident), self.w['usedin'].format(
+                nwbook.join_list([self.chunk_link_html(u) for u in uses], self.lang))))
+        if defs:
+            sep = '；' if self.lang == 'zh' else '; '
+            notes.append('%s %s%s' % (self.w['defines'], sep.join(defs),
+                                      '。' if self.lang == 'zh' else '.'))
+        tail = ''.join('<p>%s</p>' % n for n in notes)
+        return [RawB(head), code, RawB('<div class="chunk-xref">%s</div></div>' % tail)]
+
+    # -- pages --------------------------------------------------------------
+    def build(self, pages_ast):
+        """pages_ast: list of block lists, one per chapter (pandoc's reading)."""
+        self.figures = set()
+        out = []
+        for chap, blocks in zip(self.book.chapters, pages_ast):
+            self.page = chap
+            out.append(self.blocks(blocks))
+        self.page = None
+        return out
+
+
+def pandoc(args, data):
+    p = subprocess.run([PANDOC] + args, input=data, capture_output=True)
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr.decode('utf-8', 'replace'))
+        raise SystemExit('pandoc %s failed' % ' '.join(args))
+    return p.stdout.decode('utf-8'), p.stderr.decode('utf-8', 'replace')
+
+
+def texmath_compatible(tex):
+    """pandoc's math converter (texmath 0.12) knows \\bigl but not \\Bigl:
+    the bigger delimiters grow with their contents instead."""
+    tex = re.sub(r'\\(?:Big|bigg|Bigg)l(?![A-Za-z])', r'\\left', tex)
+    tex = re.sub(r'\\(?:Big|bigg|Bigg)r(?![A-Za-z])', r'\\right', tex)
+    return re.sub(r'\\(?:Big|bigg|Bigg)m?(?![A-Za-z])', r'\\big', tex)
+
+
+def read_pages(book):
+    """One pandoc run: every chapter's LaTeX to pandoc's AST, split per page."""
+    parts = []
+    for n, chap in enumerate(book.chapters):
+        parts.append('\n\n\\htmlpage{%d}\n\n' % n)
+        parts.append(texmath_compatible(chap.text))
+    out, err = pandoc(['-f', 'latex+raw_tex', '-t', 'json'], ''.join(parts).encode('utf-8'))
+    doc = json.loads(out)
+    pages, cur = [], None
+    for b in doc['blocks']:
+        if marker(b, 'htmlpage') is not None:
+            cur = []
+            pages.append(cur)
+            continue
+        if cur is None:
+            continue
+        cur.append(b)
+    return doc, pages, err
+
+
+def plain_title(chap, lang):
+    w = nwbook.WORDS[lang]
+    t = nwbook.resolve_language(chap.short or chap.title, lang)
+    t = re.sub(r'\$([^$]*)\$', lambda m: stringify({'t': 'Math', 'c': [None, m.group(1)]}), t)
+    t = re.sub(r'\\[A-Za-z]+\{([^}]*)\}', r'\1', t)
+    t = re.sub(r'[{}\\]', '', t)
+    if chap.number:
+        shown = getattr(chap, 'shown', chap.number)
+        t = w['appendix' if chap.appendix else 'chapter'].format(shown) + ' ' + t
+    return t
+
+
+def book_title(top, lang):
+    sty = open(os.path.join(top, 'tex', 'attnbook.sty'), encoding='utf-8').read()
+    m = re.search(r'pdftitle=\{(.*)\},\s*$', sty, re.M)
+    if not m:
+        return 'Book'
+    return nwbook.resolve_language(m.group(1), lang)
+
+
+def sub_title(top, lang):
+    sty = open(os.path.join(top, 'tex', 'attnbook.sty'), encoding='utf-8').read()
+    m = re.search(r'\{\\large (\\zhen\{[^}]*\}%?\s*\{[^}]*\})\\par\}', sty)
+    if not m:
+        return ''
+    return nwbook.resolve_language(re.sub(r'%\s*\n\s*', '', m.group(1)), lang)
+
+
+def page_html(lang, title, body, nav, booktitle):
+    return ('<!DOCTYPE html>\n<html lang="%s">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<title>%s</title>\n<link rel="stylesheet" href="book.css">\n</head>\n'
+            '<body>\n%s\n<main>\n%s\n</main>\n%s\n</body>\n</html>\n') % (
+                'zh-Hans' if lang == 'zh' else 'en', html.escape(title + ' · ' + booktitle),
+                nav, body, nav.replace('class="nav top"', 'class="nav bottom"'))
+
+
+def nav_html(ed, i, chapters, glossary_slug):
+    w = ed.w
+    items = ['<a class="home" href="index.html">%s</a>' % w['contents']]
+    if i is not None and i > 0:
+        p = chapters[i - 1]
+        items.append('<a rel="prev" href="%s.html">← %s</a>' % (
+            p.slug, html.escape(plain_title(p, ed.lang))))
+    if i is not None and i + 1 < len(chapters):
+        n = chapters[i + 1]
+        items.append('<a rel="next" href="%s.html">%s →</a>' % (
+            n.slug, html.escape(plain_title(n, ed.lang))))
+    elif i is None and chapters:
+        items.append('<a rel="next" href="%s.html">%s →</a>' % (
+            chapters[0].slug, html.escape(plain_title(chapters[0], ed.lang))))
+    if glossary_slug:
+        items.append('<a class="glossary" href="%s.html">%s</a>' % (glossary_slug, w['glossary']))
+    here = 'index' if i is None else chapters[i].slug
+    items.append('<a class="lang" hreflang="%s" href="../%s/%s.html">%s</a>' % (
+        w['otherlang'], w['otherlang'], here, w['other']))
+    return '<nav class="nav top">%s</nav>' % ' '.join(items)
+
+
+def contents_blocks(ed, pages):
+    """The index page: every chapter and its sections, linked."""
+    items = []
+    for chap, blocks in zip(ed.book.chapters, pages):
+        heads = [b for b in blocks if b.get('t') == 'Header' and b['c'][0] <= 2]
+        if not heads:
+            continue
+        top = heads[0]
+        sub = []
+        for h in heads[1:]:
+            sub.append([{'t': 'Plain', 'c': [Link(json.loads(json.dumps(h['c'][2])),
+                                                   '%s.html#%s' % (chap.slug, h['c'][1][0]))]}])
+        entry = [{'t': 'Plain', 'c': [Link(json.loads(json.dumps(top['c'][2])),
+                                           '%s.html' % chap.slug)]}]
+        if sub:
+            entry.append({'t': 'BulletList', 'c': sub})
+        items.append(entry)
+    return [{'t': 'BulletList', 'c': items}]
+
+
+def build_edition(top, outdir, figdir, svgdir, src, lang):
+    book = nwbook.Book(src, lang, figdir)
+    ed = Edition(book, svgdir)
+    doc, pages, err = read_pages(book)
+    for line in err.splitlines():
+        if line.strip():
+            ed.warn('pandoc (LaTeX reader): ' + line.strip())
+    built = ed.build(pages)
+    glossary = book.labels.get('app:glossary', (None, None))[1]
+    btitle = book_title(top, lang)
+    # One pandoc run writes every page: the pages are separated by comments.
+    blocks = []
+    index_blocks = [{'t': 'Header', 'c': [1, ['top', [], []], text_inlines(btitle)]}]
+    st = sub_title(top, lang)
+    if st:
+        index_blocks.append({'t': 'Para', 'c': [Span('', ['subtitle'], text_inlines(st))]})
+    index_blocks.append({'t': 'Header', 'c': [2, ['contents', [], []],
+                                               text_inlines(ed.w['contents'])]})
+    index_blocks += contents_blocks(ed, built)
+    allpages = [index_blocks] + built
+    for n, bl in enumerate(allpages):
+        blocks.append(RawB('<!--PAGE %d-->' % n))
+        blocks.extend(bl)
+    doc['blocks'] = blocks
+    out, err = pandoc(['-f', 'json', '-t', 'html5', '--mathml', '--wrap=none'],
+                      json.dumps(doc).encode('utf-8'))
+    for line in err.splitlines():
+        if line.strip():
+            ed.warn('pandoc (HTML writer): ' + line.strip())
+    out = mathml_for_chromium(out)
+    parts = re.split(r'<!--PAGE (\d+)-->\n?', out)
+    bodies = {int(parts[k]): parts[k + 1] for k in range(1, len(parts), 2)}
+    tokpat = re.compile(r'ZZnw[UI]\d+ZZ')
+    dest = os.path.join(outdir, lang)
+    os.makedirs(os.path.join(dest, 'fig'), exist_ok=True)
+    chapters = book.chapters
+    for n in range(len(allpages)):
+        body = tokpat.sub(lambda m: ed.tokens[m.group(0)], bodies.get(n, ''))
+        if n == 0:
+            name, title, nav = 'index', btitle, nav_html(ed, None, chapters, glossary)
+        else:
+            chap = chapters[n - 1]
+            name, title = chap.slug, plain_title(chap, lang)
+            nav = nav_html(ed, n - 1, chapters, glossary)
+        with open(os.path.join(dest, name + '.html'), 'w', encoding='utf-8') as f:
+            f.write(page_html(lang, title, body, nav, btitle))
+    shutil.copyfile(os.path.join(HERE, 'book.css'), os.path.join(dest, 'book.css'))
+    for name in sorted(ed.figures):
+        s = os.path.join(svgdir, lang, name + '.svg')
+        if os.path.exists(s):
+            shutil.copyfile(s, os.path.join(dest, 'fig', name + '.svg'))
+    for s in sorted(ed.unknown_latex):
+        ed.warn('LaTeX with no meaning in HTML, dropped: %s' % s)
+    return ed.warnings
+
+
+def main(argv):
+    strict = '--strict' in argv
+    argv = [a for a in argv if a != '--strict']
+    if len(argv) < 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    outdir, figdir, svgdir, paths = argv[1], argv[2], argv[3], argv[4:]
+    top = os.path.dirname(os.path.dirname(HERE))
+    src = nwbook.Source(paths)
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        results = list(ex.map(lambda l: build_edition(top, outdir, figdir, svgdir, src, l),
+                              ('zh', 'en')))
+    warnings = [w for r in results for w in r]
+    for w in warnings:
+        print('book2html: warning: ' + w, file=sys.stderr)
+    return 1 if (warnings and strict) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
