@@ -19,6 +19,7 @@ packages=(
     python3 python3-numpy python3-torch # independent reference numbers in tests
     poppler-utils                       # pdftotext, pdftoppm: the PDF tests
     pandoc                              # the HTML edition and slides
+    chromium                            # tests/test_html.py opens every page headless
 )
 
 missing=()
@@ -43,6 +44,9 @@ make -j"$(nproc)"
 echo
 echo "The book:"
 for e in zh en bilingual; do echo "  build/book-$e.pdf"; done
+echo "The HTML edition (make html; open in a browser, no server needed):"
+for e in zh en; do echo "  build/html/$e/index.html"; done
+echo "The chapter slides (make slides): build/slides/NN-topic-{zh,en}.pdf"
 echo "The chapter programs (run one with no arguments for its demo, or with --help):"
 for p in build/bin/*; do echo "  $p"; done
 echo "Next: make test (all tests), make help (all targets)."

@@ -205,6 +205,14 @@ class Edition:
         t = x.get('t')
         if t == 'RawInline' and x['c'][0] == 'latex':
             return self.raw_inline(x['c'][1])
+        if t == 'Str' and 'ZZtok' in x['c']:
+            out = []
+            for k, piece in enumerate(re.split(r'ZZtok(\d+)ZZ', x['c'])):
+                if k % 2:
+                    out.extend(self.raw_inline(self.book.raw_tokens[int(piece)]))
+                elif piece:
+                    out.append(Str(piece))
+            return out
         c = x.get('c')
         if t in ('Emph', 'Strong', 'SmallCaps', 'Strikeout', 'Superscript', 'Subscript',
                  'Underline'):
@@ -454,6 +462,9 @@ def pandoc(args, data):
 def texmath_compatible(tex):
     """pandoc's math converter (texmath 0.12) knows \\bigl but not \\Bigl:
     the bigger delimiters grow with their contents instead."""
+    # a column's >{\raggedright\arraybackslash} is layout, and pandoc 2.17
+    # loses the argument of a \ref in such a column's cells
+    tex = re.sub(r'>\{(?:\\[A-Za-z]+\s*)*\}', '', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)l(?![A-Za-z])', r'\\left', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)r(?![A-Za-z])', r'\\right', tex)
     return re.sub(r'\\(?:Big|bigg|Bigg)m?(?![A-Za-z])', r'\\big', tex)
@@ -462,9 +473,17 @@ def texmath_compatible(tex):
 def read_pages(book):
     """One pandoc run: every chapter's LaTeX to pandoc's AST, split per page."""
     parts = []
+    book.raw_tokens = []
+
+    def token(m):
+        # pandoc 2.17 drops the argument of a raw \ref in a table cell: the
+        # commands that carry an argument travel as plain-text tokens instead
+        book.raw_tokens.append(m.group(0))
+        return 'ZZtok%dZZ' % (len(book.raw_tokens) - 1)
     for n, chap in enumerate(book.chapters):
         parts.append('\n\n\\htmlpage{%d}\n\n' % n)
-        parts.append(texmath_compatible(chap.text))
+        parts.append(re.sub(r'\\(?:ref|eqref|autoref|pageref|htmlq|htmlanchor)\{[^{}]*\}',
+                            token, texmath_compatible(chap.text)))
     out, err = pandoc(['-f', 'latex+raw_tex', '-t', 'json'], ''.join(parts).encode('utf-8'))
     doc = json.loads(out)
     pages, cur = [], None
