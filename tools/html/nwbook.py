@@ -648,8 +648,10 @@ class Book:
         chap.slides.append((title, [element]))
 
     def _numbers_file(self, name):
-        """A \\gnuplotfig outside a figure reads macros (numbers the text
-        quotes) that a 'figure' script printed; pandoc gets them as macros."""
+        """A \\gnuplotfig outside a figure: a script that prints LaTeX rather
+        than draws (numbers the text quotes as \\gdef macros, or program
+        output set verbatim).  Its output goes into the text as it is, the
+        macros as \\newcommand, which pandoc expands."""
         if not self.figdir:
             return ''
         path = os.path.join(self.figdir, name + '.tex')
@@ -658,12 +660,12 @@ class Book:
         except OSError:
             self.warnings.append('%s is missing' % path)
             return ''
-        defs = []
-        for m in re.finditer(r'\\[gx]?def\\([A-Za-z]+)\{([^{}]*)\}', tex):
-            defs.append('\\newcommand{\\%s}{%s}' % (m.group(1), m.group(2)))
-        if not defs and 'picture' in tex:
-            self.warnings.append('\\gnuplotfig{%s} outside a figure' % name)
-        return '\n'.join(defs) + '\n'
+        if 'GNUPLOT: LaTeX picture' in tex:
+            self.warnings.append('\\gnuplotfig{%s} outside a figure environment' % name)
+            return ''
+        tex = re.sub(r'\\[gx]?def\\([A-Za-z]+)\{([^{}]*)\}%?',
+                     r'\\newcommand{\\\1}{\2}', tex)
+        return '\n' + tex + '\n'
 
     def _equation(self, chap, env, star, body, slide):
         """equation, align, gather, multline (starred or not): numbered rows."""
