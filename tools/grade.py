@@ -31,6 +31,7 @@ import concurrent.futures
 import fnmatch
 import hashlib
 import json
+import math
 import os
 import re
 import secrets
@@ -503,7 +504,9 @@ def run_check(binary, name, atol, rtol, limits):
         'GRADE_FD': str(wfd),
     }
     # ulimit in the shell that execs the check: no preexec_fn (unsafe with threads)
-    script = 'ulimit -t %d; ulimit -c 0; ulimit -f 1024; exec "$0" "$@"' % cpu
+    # (soft limit: SIGXCPU; the hard one, a second later, SIGKILL)
+    script = ('ulimit -H -t %d; ulimit -S -t %d; ulimit -c 0; ulimit -f 1024; exec "$0" "$@"'
+              % (math.ceil(cpu) + 1, math.ceil(cpu)))
     start = time.monotonic()
     try:
         p = subprocess.Popen(['/bin/sh', '-c', script, binary, name, repr(atol), repr(rtol)],
@@ -605,7 +608,7 @@ def run_check(binary, name, atol, rtol, limits):
     if killed == 'memory':
         return dict(facts, status='fail', reason='memory-limit')
     san = sanitizer_report(err)
-    if sig in (signal.SIGXCPU,) or (sig == signal.SIGKILL and cpu_used >= cpu - 0.05):
+    if sig in (signal.SIGXCPU,) or (sig == signal.SIGKILL and cpu_used >= 0.9 * cpu):
         return dict(facts, status='fail', reason='cpu-limit')
     if san:
         return dict(facts, status='fail', **san)
@@ -715,9 +718,9 @@ def explain(ex, check, outcome, built, lang):
         else:
             lines += L(v.get('en', 'failed'), v.get('zh', '失败'))
     elif r == 'cpu-limit':
-        lines += L('used more than %s s of CPU time and was stopped: an endless loop?'
-                   % lim['cpu_seconds'],
-                   '占用 CPU 时间超过 %s 秒，已被终止：是不是死循环？' % lim['cpu_seconds'])
+        cpu = fmt_num(float(lim['cpu_seconds']))
+        lines += L('used more than %s s of CPU time and was stopped: an endless loop?' % cpu,
+                   '占用 CPU 时间超过 %s 秒，已被终止：是不是死循环？' % cpu)
     elif r == 'timeout':
         lines += L('did not finish within %s s and was stopped' % lim['wall_seconds'],
                    '%s 秒内没有结束，已被终止' % lim['wall_seconds'])
