@@ -41,6 +41,7 @@ double grade_rtol(void);
 double *grade_doubles(size_t n);                 /* filled with NaN */
 double *grade_copy(const double *x, size_t n);   /* a copy of x[0..n) */
 int *grade_ints(size_t n, int fill);
+unsigned char *grade_bytes(size_t n, int fill);
 
 /* Expectations: the first that fails ends the check with a message giving
    WHAT, the expected and the actual value. */

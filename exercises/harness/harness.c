@@ -133,6 +133,13 @@ int *grade_ints(size_t n, int fill)
     return x;
 }
 
+unsigned char *grade_bytes(size_t n, int fill)
+{
+    unsigned char *x = track(malloc(n ? n : 1));
+    memset(x, fill, n ? n : 1);
+    return x;
+}
+
 void grade_random(double *x, size_t n, unsigned long seed, double lo, double hi)
 {
     uint64_t s = seed;
