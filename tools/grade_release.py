@@ -145,7 +145,9 @@ def all_check_names(text):
     return re.findall(r'^\s*CHECK\((\w+)\)', text, re.M)
 
 
-def exercises(root=ROOT, spec=''):
+def exercises(root=ROOT, spec='', everything=False):
+    """(directory, metadata) of each exercise; unless EVERYTHING, only those
+    whose required library headers ("requires") are in code/."""
     base = os.path.join(root, 'exercises')
     out = []
     for name in sorted(os.listdir(base)):
@@ -154,6 +156,10 @@ def exercises(root=ROOT, spec=''):
             continue
         with open(os.path.join(d, 'exercise.json'), encoding='utf-8') as f:
             meta = json.load(f)
+        missing = [h for h in meta.get('requires', [])
+                   if not os.path.isfile(os.path.join(root, 'code', h))]
+        if missing and not everything:
+            continue
         out.append((d, meta))
     if spec:
         pats = [p for p in re.split(r'[,\s]+', spec) if p]
