@@ -362,3 +362,9 @@ def test_classroom_config_runs_real_checks():
         p = subprocess.run(['sha256sum', '--check', '--strict', '--quiet', 'grader.sha256'],
                            cwd=dest, capture_output=True, text=True)
         assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_the_instructor_guide_lists_every_exercise_and_its_hidden_checks():
+    path, text, current = grade_release.guide_with_table(TOP)
+    assert text == current, ('exercises/INSTRUCTOR.md: the exercise table is out of date; '
+                             'run tools/grade_release.py table --write')

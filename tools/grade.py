@@ -902,7 +902,7 @@ def main(argv=None):
                 tag = ' (%s)' % lang.join('hidden', '隐藏', '/') if hidden else ''
                 mark = 'OK' if got == pts else 'FAIL'
                 if not args.quiet or mark == 'FAIL':
-                    report.append('  %-36s %-4s %d/%d' % ((c['name'] + tag + ' ').ljust(36, '.'),
+                    report.append('  %-42s %-4s %d/%d' % ((c['name'] + tag + ' ').ljust(42, '.'),
                                                         mark, got, pts))
                     report += ['      ' + l for l in lines]
                 tests.append({

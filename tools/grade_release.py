@@ -4,6 +4,8 @@
     tools/grade_release.py student      build/student/ and build/student.tar.gz
     tools/grade_release.py gradescope   build/gradescope.zip (setup.sh, run_autograder)
     tools/grade_release.py stub FILE    print the student stub generated from FILE
+    tools/grade_release.py table [--write]  the exercises and their hidden checks
+                                        (--write: into exercises/INSTRUCTOR.md)
 
 Markers in an exercise's files (each alone on its line, inside a C comment):
 
@@ -345,7 +347,44 @@ def gradescope(root=ROOT, spec='', dest=None):
     return dest
 
 
+TABLE_BEGIN = '<!-- BEGIN EXERCISE TABLE: tools/grade_release.py table --write -->'
+TABLE_END = '<!-- END EXERCISE TABLE -->'
+
+
+def exercise_table(root=ROOT):
+    """The Markdown table of every exercise, its checks and which are hidden."""
+    rows = ['| exercise · 练习 | id | student file · 学生文件 | visible checks · 公开检查 '
+            '| hidden checks · 隐藏检查 | points · 分值 |',
+            '|---|---|---|---|---|---|']
+    for d, meta in exercises(root, everything=True):
+        vis = [c['name'] for c in meta['checks'] if not c.get('hidden')]
+        hid = [c['name'] for c in meta['checks'] if c.get('hidden')]
+        pts = sum(c.get('points', 1) for c in meta['checks'])
+        note = ' (needs %s)' % ', '.join('code/' + h for h in meta['requires']) \
+            if meta.get('requires') else ''
+        rows.append('| %s %s · %s | `%s`%s | `%s` | %s | %s | %d |' % (
+            meta.get('exercise', ''), meta['title']['en'], meta['title']['zh'], meta['id'], note,
+            '`, `'.join(meta['student_files']), ', '.join(vis), ', '.join(hid) or '—', pts))
+    return '\n'.join(rows) + '\n'
+
+
+def guide_with_table(root=ROOT):
+    path = os.path.join(root, 'exercises', 'INSTRUCTOR.md')
+    text = read(path)
+    head, _, rest = text.partition(TABLE_BEGIN + '\n')
+    _, _, tail = rest.partition(TABLE_END)
+    return path, text, head + TABLE_BEGIN + '\n' + exercise_table(root) + TABLE_END + tail
+
+
 def main(argv):
+    if len(argv) >= 2 and argv[1] == 'table':
+        path, old, new = guide_with_table()
+        if '--write' in argv:
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(new)
+        else:
+            sys.stdout.write(exercise_table())
+        return 0
     if len(argv) < 2 or argv[1] not in ('student', 'gradescope', 'stub'):
         print(__doc__, file=sys.stderr)
         return 2
