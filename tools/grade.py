@@ -720,8 +720,8 @@ def explain(ex, check, outcome, built, lang):
                 lines += L('%s: expected %s, got %s (%s)' % (what, exp, act, tol_en),
                            '%s：期望 %s，实际得到 %s（%s）' % (what, exp, act, tol_zh))
                 if act == 'nan':
-                    lines += L('nan: perhaps this entry was never written',
-                               'nan：也许这个位置从未被写入')
+                    lines += L('nan: this entry was never written, or came from inf - inf or 0/0',
+                               'nan：这个位置从未被写入，或者来自 inf - inf、0/0 之类的运算')
             elif kind == 'int':
                 lines += L('%s: expected %s, got %s' % (what, exp, act),
                            '%s：期望 %s，实际得到 %s' % (what, exp, act))

@@ -3,8 +3,9 @@
 #ifndef EX_RNN_ROUNDS_H
 #define EX_RNN_ROUNDS_H
 
-/* The recurrent layer h_t = tanh(h_{t-1} W + x_t U + b), h_0 = 0
-   (as rnn_forward: x is n x d_in, w is d x d, u is d_in x d, b has d).  The parallel schedule starts from all states zero; each round
+/* The recurrent layer h_t = tanh(h_{t-1} W + x_t U + b), h_0 = 0, with the
+   arguments of rnn_forward: x is n x d_in, w is d x d, u is d_in x d, b has
+   d entries.  The parallel schedule starts from all states zero; each round
    computes every h_t at once from the previous round's h_{t-1}.  Returns the
    least m >= 1 such that after round m no state differs from the
    step-by-step result by more than tol in absolute value.  work:
