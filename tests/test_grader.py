@@ -187,6 +187,25 @@ def test_one_exercise_gives_feedback_in_seconds():
     assert seconds <= BUDGET_ONE, '%s took %.1f s (budget %g s)' % (first, seconds, BUDGET_ONE)
 
 
+def test_stubs_fail_every_check_hidden_ones_too():
+    """Each check can fail: the generated stubs, graded with all the checks
+    (visible and hidden), score zero on every one."""
+    need_cc()
+    with tempfile.TemporaryDirectory() as sub:
+        for d, meta in exercises():
+            for f in meta['student_files']:
+                with open(os.path.join(sub, f), 'w', encoding='utf-8') as out:
+                    out.write(grade_release.make_stub(grade_release.read(os.path.join(d, f))))
+        rc, data, out, seconds = grade(['--submission', sub])
+    assert rc != 0
+    n = sum(len(m['checks']) for _, m in exercises())
+    assert len(data['tests']) == n, 'expected %d checks, got %d' % (n, len(data['tests']))
+    scored = ['%s (%s)' % (t['name'], t['visibility']) for t in data['tests'] if t['score'] != 0]
+    assert not scored, 'the stubs pass: %s' % ', '.join(scored)
+    reasons = {t['extra_data']['reason'] for t in data['tests']}
+    assert reasons <= {'wrong'}, 'stubs should fail on their answers, not for %s' % reasons
+
+
 def test_student_release_builds_and_grades_on_its_own():
     """Unpack build/student.tar.gz in a temp dir; its own `make grade` gives 0
     on every check with the untouched stubs and full marks with the
