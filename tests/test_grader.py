@@ -221,6 +221,11 @@ def test_student_release_builds_and_grades_on_its_own():
                 tar.extractall(unpack)
         root = os.path.join(unpack, 'attention-exercises')
         assert os.path.isfile(os.path.join(root, 'README.md'))
+        for d, meta in exercises():     # each stub is exactly the one generated from its solution
+            for f in meta['student_files']:
+                shipped = grade_release.read(os.path.join(root, 'exercises', meta['id'], f))
+                assert shipped == grade_release.make_stub(grade_release.read(os.path.join(d, f))), \
+                    '%s/%s in the release is not the stub generated from the solution' % (meta['id'], f)
         env = dict(os.environ, LANG='en_US.UTF-8')
         p = subprocess.run(['make', '-s', 'grade'], cwd=root, capture_output=True, text=True,
                            timeout=300, env=env)
