@@ -45,6 +45,7 @@ $(B)/tangle.mk: $(CHAPTERS) tools/tangle.sh
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 include $(B)/tangle.mk
 endif
+-include exercises/exercises.mk  # exercises and their autograder: make grade, student, gradescope
 
 # `make tangle FORCE=1` rewrites code/ from the chapters even where a file
 # there was not written by the last tangle.
