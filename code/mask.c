@@ -51,29 +51,31 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
 }
 unsigned char *mask_load(const char *option, const char *spec, int rows, int cols)
 {
-    unsigned char *mask = malloc((size_t)rows * cols);
+    Matrix m = { 0, 0, NULL };
+    if (strcmp(spec, "causal") != 0) {
+        m = mat_load(spec);
+        if (m.rows != rows || m.cols != cols)
+            cli_fail("%s %s: the mask is %d x %d, but it must be %d x %d", option, spec,
+                     m.rows, m.cols, rows, cols);
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++) {
+                double x = m.data[(size_t)i * cols + j];
+                if (x != 0.0 && x != 1.0)
+                    cli_fail("%s %s: row %d, column %d is %g, but a mask holds only "
+                             "1 (may attend) and 0 (masked)", option, spec, i + 1, j + 1, x);
+            }
+    } else if (rows > cols)
+        cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask aligns the "
+                 "last query with the last key, so the first %d queries would "
+                 "see no key", option, rows, cols, rows - cols);
+    unsigned char *mask = malloc((size_t)rows * cols);  /* only once all is checked */
     if (!mask)
         cli_fail("out of memory");
-    if (strcmp(spec, "causal") == 0) {
-        if (rows > cols)
-            cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask aligns the "
-                     "last query with the last key, so the first %d queries would "
-                     "see no key", option, rows, cols, rows - cols);
+    if (m.data)
+        for (size_t ij = 0; ij < (size_t)rows * cols; ij++)
+            mask[ij] = m.data[ij] == 1.0;
+    else
         mask_causal(mask, rows, cols);
-        return mask;
-    }
-    Matrix m = mat_load(spec);
-    if (m.rows != rows || m.cols != cols)
-        cli_fail("%s %s: the mask is %d x %d, but it must be %d x %d", option, spec,
-                 m.rows, m.cols, rows, cols);
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < cols; j++) {
-            double x = m.data[(size_t)i * cols + j];
-            if (x != 0.0 && x != 1.0)
-                cli_fail("%s %s: row %d, column %d is %g, but a mask holds only "
-                         "1 (may attend) and 0 (masked)", option, spec, i + 1, j + 1, x);
-            mask[(size_t)i * cols + j] = x == 1.0;
-        }
     mat_free(&m);
     return mask;
 }
