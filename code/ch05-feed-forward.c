@@ -78,8 +78,8 @@ static void net_with_relu(double *y, const double *x, const Ffn *f, double *h)
 static void net_without_relu(double *y, const double *x, const Ffn *f,
                              double *h)
 {
-    linear_forward(h, x, f->w1, f->b1, N, f->d_model, f->d_ff);
-    linear_forward(y, h, f->w2, f->b2, N, f->d_ff, f->d_model);
+    mha_project(h, x, f->w1, f->b1, N, f->d_model, f->d_ff);
+    mha_project(y, h, f->w2, f->b2, N, f->d_ff, f->d_model);
 }
 typedef void NetFn(double *y, const double *x, const Ffn *f, double *h);
 
@@ -154,7 +154,7 @@ static void show_collapse(const Ffn *f, const double *x)
     matmul(b12, f->b1, f->w2, 1, FF, D);        /* b1 W2 */
     for (int j = 0; j < D; j++)
         b12[j] += f->b2[j];                     /* b1 W2 + b2 */
-    linear_forward(zc, x, w12, b12, N, D, D);
+    mha_project(zc, x, w12, b12, N, D, D);
     printf("(x W1 + b1) W2 + b2 vs x (W1 W2) + (b1 W2 + b2): "
            "max |diff| = %.3g\n", max_abs_diff(z, zc, (size_t)N * D));
     free(h), free(z), free(zc), free(w12), free(b12);
@@ -171,7 +171,8 @@ static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
 static void show_parameter_counts(void)
 {
     const long dm = 512, dff = 2048;
-    long ffn = ffn_param_count((int)dm, (int)dff), mha = 4 * dm * dm + 4 * dm;
+    long ffn = ffn_param_count((int)dm, (int)dff);
+    long mha = mha_param_count((int)dm, 8, 1);           /* Chapter 3, h = 8 */
     printf("FFN, d_model = %ld, d_ff = %ld: "
            "W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n",
            dm, dff, dm * dff, dff, dff * dm, dm, ffn);

@@ -3,16 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-void linear_forward(double *y, const double *x, const double *w,
-                    const double *b, int n, int d_in, int d_out)
-{
-    matmul(y, x, w, n, d_in, d_out);                /* y = x w */
-    if (b)
-        for (int t = 0; t < n; t++)                 /* y_t += b at every t */
-            for (int j = 0; j < d_out; j++)
-                y[(size_t)t * d_out + j] += b[j];
-}
-
 void linear_backward(double *dx, double *dw, double *db, const double *dy,
                      const double *x, const double *w,
                      int n, int d_in, int d_out)
@@ -37,9 +27,9 @@ void relu_backward(double *dx, const double *y, const double *dy, size_t n)
 void ffn_forward(const Ffn *f, double *y, double *h, const double *x, int n)
 {
     int d = f->d_model, dff = f->d_ff;
-    linear_forward(h, x, f->w1, f->b1, n, d, dff);  /* h = x W1 + b1 */
+    mha_project(h, x, f->w1, f->b1, n, d, dff);     /* h = x W1 + b1 */
     relu_forward(h, h, (size_t)n * dff);            /* h = max(0, h) */
-    linear_forward(y, h, f->w2, f->b2, n, dff, d);  /* y = h W2 + b2 */
+    mha_project(y, h, f->w2, f->b2, n, dff, d);     /* y = h W2 + b2 */
 }
 void ffn_backward(const Ffn *f, Ffn *g, double *dx, double *dh,
                   const double *dy, const double *x, const double *h, int n)

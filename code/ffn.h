@@ -3,13 +3,11 @@
 #define ATTN_FFN_H
 #include <stddef.h>
 #include "core.h"
+#include "mha.h"            /* mha_project: y = x w + b */
 
-/* y[n x d_out] = x[n x d_in] w[d_in x d_out] + b, the row b[d_out] added to
-   every row; b == NULL means no bias.  y must not alias x. */
-void linear_forward(double *y, const double *x, const double *w,
-                    const double *b, int n, int d_in, int d_out);
-/* Given dy = dL/dy, accumulate dx += dy w^T, dw += x^T dy and db += the sum of
-   the rows of dy (db == NULL: no bias). */
+/* The backward pass of y = mha_project(x, w, b), a linear layer: given
+   dy = dL/dy[n x d_out], accumulate dx += dy w^T, dw += x^T dy and db += the
+   sum of the rows of dy (db == NULL: no bias). */
 void linear_backward(double *dx, double *dw, double *db, const double *dy,
                      const double *x, const double *w,
                      int n, int d_in, int d_out);
