@@ -45,30 +45,33 @@ static const char *const vocabulary[] = {
     "<pad>", "<s>", "the", "cat", "sat", "on", "mat",
     "die", "Katze", "saß", "auf", "der", "Matte",
 };
-enum { TINY_V = 13, S_SRC = 6, S_TGT = 7, TINY_D = 8, TINY_H = 2, TINY_FF = 32 };
-static const int source[S_SRC] = { 2, 3, 4, 5, 2, 6 };     /* the cat sat on the mat */
-static const int target[S_TGT] = { 1, 7, 8, 9, 10, 11, 12 };   /* <s> die Katze ... */
+/* vocabulary, source and target lengths, d_model, h, d_ff of the example */
+enum { XV = 13, S_SRC = 6, S_TGT = 7, XD = 8, XH = 2, XFF = 32 };
+/* the cat sat on the mat; <s> die Katze saß auf der Matte */
+static const int source[S_SRC] = { 2, 3, 4, 5, 2, 6 };
+static const int target[S_TGT] = { 1, 7, 8, 9, 10, 11, 12 };
 typedef struct {
-    double we[TINY_V * TINY_D];          /* the shared embedding, N(0, 1/d_model) */
+    double we[XV * XD];          /* the shared embedding, N(0, 1/d_model) */
     EncoderLayer enc;
     DecoderLayer dec;
 } TinyModel;
 
-/* memory[S_SRC x TINY_D], y[S_TGT x TINY_D] and logits[S_TGT x TINY_V] of one forward pass;
+/* memory[S_SRC x XD], y[S_TGT x XD] and logits[S_TGT x XV] of one forward pass;
    with_pe == 0 leaves out the positional encoding. */
-static void tiny_forward(const TinyModel *m, const int *src, const int *tgt, int with_pe,
-                         double *memory, double *y, double *logits)
+static void tiny_forward(const TinyModel *m, const int *src, const int *tgt,
+                         int with_pe, double *memory, double *y, double *logits)
 {
-    double pe[S_TGT * TINY_D], x[S_TGT * TINY_D];
-    double *work = xmalloc(layer_work_size(S_TGT, S_SRC, TINY_D, TINY_H, TINY_FF));
+    double pe[S_TGT * XD], x[S_TGT * XD];
+    double *work = xmalloc(layer_work_size(S_TGT, S_SRC, XD, XH, XFF));
     unsigned char causal[S_TGT * S_TGT];
-    positional_encoding(pe, S_TGT, TINY_D);             /* S_TGT >= S_SRC rows */
+    positional_encoding(pe, S_TGT, XD);             /* S_TGT >= S_SRC rows */
     mask_causal(causal, S_TGT, S_TGT);
-    embed_forward(x, src, S_SRC, m->we, TINY_D, sqrt(TINY_D), with_pe ? pe : NULL);
+    embed_forward(x, src, S_SRC, m->we, XD, sqrt(XD), with_pe ? pe : NULL);
     encoder_layer_forward(&m->enc, memory, x, S_SRC, NULL, POST_NORM, work);
-    embed_forward(x, tgt, S_TGT, m->we, TINY_D, sqrt(TINY_D), with_pe ? pe : NULL);
-    decoder_layer_forward(&m->dec, y, x, S_TGT, memory, S_SRC, causal, POST_NORM, work);
-    tied_logits(logits, y, m->we, S_TGT, TINY_D, TINY_V);
+    embed_forward(x, tgt, S_TGT, m->we, XD, sqrt(XD), with_pe ? pe : NULL);
+    decoder_layer_forward(&m->dec, y, x, S_TGT, memory, S_SRC, causal,
+                          POST_NORM, work);
+    tied_logits(logits, y, m->we, S_TGT, XD, XV);
     free(work);
 }
 enum { SEQ = 128, VOCAB = 1000 };     /* the sequence and the vocabulary */
@@ -86,7 +89,8 @@ static double mean_max_probability(double *logits, int n, int vocab)
     return sum / n;
 }
 /* Variance of q_i . k_j / sqrt(d_k) over i != j, with q = x wq, k = x wk. */
-static double score_variance(const double *x, const double *wq, const double *wk)
+static double score_variance(const double *x, const double *wq,
+                             const double *wk)
 {
     enum { DM = 512, DK = 64 };
     double *q = xmalloc((size_t)SEQ * DK), *k = xmalloc((size_t)SEQ * DK);
@@ -109,8 +113,8 @@ static void print_memory(const double *memory)
     printf("encoder output (memory), one row per source token:\n");
     for (int t = 0; t < S_SRC; t++) {
         printf("  %-6s", vocabulary[source[t]]);
-        for (int j = 0; j < TINY_D; j++)
-            printf(" %7.3f", memory[t * TINY_D + j]);
+        for (int j = 0; j < XD; j++)
+            printf(" %7.3f", memory[t * XD + j]);
         printf("\n");
     }
 }
@@ -127,10 +131,10 @@ static void print_predictions(double *logits)
 {
     printf("decoder: after each target token, the most probable next token\n");
     for (int t = 0; t < S_TGT; t++) {
-        double *p = logits + t * TINY_V;
+        double *p = logits + t * XV;
         int best = 0;
-        softmax(p, p, TINY_V);                       /* in place */
-        for (int v = 1; v < TINY_V; v++)
+        softmax(p, p, XV);                       /* in place */
+        for (int v = 1; v < XV; v++)
             if (p[v] > p[best])
                 best = v;
         printf("  after ");
@@ -142,10 +146,10 @@ static void print_predictions(double *logits)
 }
 static void swap_rows(double *x, int a, int b)
 {
-    for (int j = 0; j < TINY_D; j++) {
-        double t = x[a * TINY_D + j];
-        x[a * TINY_D + j] = x[b * TINY_D + j];
-        x[b * TINY_D + j] = t;
+    for (int j = 0; j < XD; j++) {
+        double t = x[a * XD + j];
+        x[a * XD + j] = x[b * XD + j];
+        x[b * XD + j] = t;
     }
 }
 /* m[d x d] = M_k of equation (pe-rotation): PE(pos + k) = PE(pos) M_k. */
@@ -168,9 +172,9 @@ static void show_relative_positions(void)
     positional_encoding(pe, ROWS, DM);
     for (int k = 1; k <= 100; k *= 10) {
         shift_matrix(m, DM, k);
-        matmul(shifted, pe, m, POS, DM, DM);            /* PE(pos) M_k, pos < 200 */
-        printf("d_model %d, k = %3d: max |PE(pos+k) - PE(pos) M_k| = %.2g;", DM, k,
-               max_abs_diff(shifted, pe + (size_t)k * DM, (size_t)POS * DM));
+        matmul(shifted, pe, m, POS, DM, DM);        /* PE(pos) M_k, pos < 200 */
+        printf("d_model %d, k = %3d: max |PE(pos+k) - PE(pos) M_k| = %.2g;",
+               DM, k, max_abs_diff(shifted, pe + k * DM, (size_t)POS * DM));
         printf(" PE(0).PE(k) = %.6f, PE(150).PE(150+k) = %.6f\n",
                dot(pe, pe + (size_t)k * DM, DM),
                dot(pe + 150 * DM, pe + (size_t)(150 + k) * DM, DM));
@@ -186,19 +190,19 @@ static void show_tied_logits(Rng *rng)
     rng_fill_normal(rng, y, (size_t)T * DM, 0.0, 3.0);
     layernorm_forward(&ln, y, NULL, NULL, y, T);            /* mean square 1 */
     for (int init = 0; init < 2; init++) {
-        double sd = init == 0 ? 1.0 / sqrt(DM) : 1.0;   /* N(0, 1/d) or N(0, 1) */
+        double sd = init == 0 ? 1.0 / sqrt(DM) : 1.0;   /* N(0, 1/d), N(0, 1) */
         rng_fill_normal(rng, we, (size_t)V * DM, 0.0, sd);
         tied_logits(logits, y, we, T, DM, V);
         double ms = mean_square(logits, (size_t)T * V);
-        double top = mean_max_probability(logits, T, V);    /* overwrites logits */
+        double top = mean_max_probability(logits, T, V);  /* overwrites them */
         printf("W_e ~ %-11s mean square of the logits %8.3f, "
-               "mean largest probability %.4f\n", init == 0 ? "N(0, 1/512):" : "N(0, 1):",
-               ms, top);
+               "mean largest probability %.4f\n",
+               init == 0 ? "N(0, 1/512):" : "N(0, 1):", ms, top);
     }
     free(y), free(we), free(logits);
 }
 typedef struct {
-    double e, scaled_e, pe, pe_var, sum, scaled_sum;    /* mean squares, one variance */
+    double e, scaled_e, pe, pe_var, sum, scaled_sum;  /* pe_var: a variance */
 } Scale;
 
 static Scale measure_scale(Rng *rng, int d)
@@ -233,8 +237,8 @@ static void print_scale_table(int with_ratios)
            "ms(sqrt(d) E+PE)%s\n", with_ratios ? "  PE:E  sqrt(d)E:PE" : "");
     for (int d = 64; d <= 1024; d *= 2) {
         Scale s = measure_scale(&rng, d);
-        printf("%6d  %9.6f  %9.4f  %9.4f  %7.4f  %8.4f  %10.4f", d, s.e, s.scaled_e,
-               s.pe, s.pe_var, s.sum, s.scaled_sum);
+        printf("%6d  %9.6f  %9.4f  %9.4f  %7.4f  %8.4f  %10.4f", d, s.e,
+               s.scaled_e, s.pe, s.pe_var, s.sum, s.scaled_sum);
         if (with_ratios)
             printf("  %6.1f  %6.2f", s.pe / s.e, s.scaled_e / s.pe);
         printf("\n");
@@ -267,31 +271,34 @@ static void print_params(const ModelConfig *c)
     printf("# %s: N = %d, d_model = %d, d_ff = %d, h = %d, d_k = %d, d_v = %d, "
            "vocabulary %d\n", c->name, c->layers, c->d_model, c->d_ff, c->heads,
            c->d_k, c->d_v, c->vocab);
-    printf("embedding (shared by both inputs and the output)  %10ld\n", p.embedding);
-    printf("encoder layer: self-attention %ld + FFN %ld + 2 x LayerNorm %ld = %ld\n",
+    printf("embedding (both inputs and the output)  %10ld\n", p.embedding);
+    printf("encoder layer: self-attention %ld + FFN %ld "
+           "+ 2 x LayerNorm %ld = %ld\n",
            p.self_attn, p.ffn, p.norm, p.encoder_layer);
     printf("decoder layer: self-attention %ld + cross-attention %ld + FFN %ld\n"
-           "               + 3 x LayerNorm %ld = %ld\n", p.self_attn, p.cross_attn,
-           p.ffn, p.norm, p.decoder_layer);
-    printf("encoder (%d layers)  %10ld\n", c->layers, c->layers * p.encoder_layer);
-    printf("decoder (%d layers)  %10ld\n", c->layers, c->layers * p.decoder_layer);
+           "               + 3 x LayerNorm %ld = %ld\n",
+           p.self_attn, p.cross_attn, p.ffn, p.norm, p.decoder_layer);
+    printf("encoder (%d layers)  %10ld\n", c->layers,
+           c->layers * p.encoder_layer);
+    printf("decoder (%d layers)  %10ld\n", c->layers,
+           c->layers * p.decoder_layer);
     printf("total               %10ld  (%.1f M; the paper: %d M)\n", p.total,
            p.total / 1e6, c->paper_millions);
 }
 static void print_table3(void)
 {
-    double lo_all = 0.0, hi_all = 1e300;                /* the 512-wide rows' range */
+    double lo_all = 0.0, hi_all = 1e300;    /* common to all rows but big */
     printf("# row        N  d_model  d_ff   h  d_k  d_v   ours (M)  paper (M)  "
            "vocabulary that gives the paper's figure\n");
     for (int i = 0; config_at(i); i++) {
         const ModelConfig *c = config_at(i);
         ParamCount p = count_params(c);
-        long body = p.total - p.embedding;              /* all but the embedding */
+        long body = p.total - p.embedding;          /* all but the embedding */
         double lo = ((c->paper_millions - 0.5) * 1e6 - body) / c->d_model;
         double hi = ((c->paper_millions + 0.5) * 1e6 - body) / c->d_model;
         printf("%-10s %2d %7d %6d %3d %4d %4d %9.2f %8d      %6.0f to %6.0f\n",
-               c->name, c->layers, c->d_model, c->d_ff, c->heads, c->d_k, c->d_v,
-               p.total / 1e6, c->paper_millions, ceil(lo), floor(hi));
+               c->name, c->layers, c->d_model, c->d_ff, c->heads, c->d_k,
+               c->d_v, p.total / 1e6, c->paper_millions, ceil(lo), floor(hi));
         if (strcmp(c->name, "big") != 0) {
             lo_all = fmax(lo_all, lo);
             hi_all = fmin(hi_all, hi);
@@ -303,36 +310,37 @@ static void print_table3(void)
 static void show_example_sentence(Rng *rng)
 {
     TinyModel *m = malloc(sizeof *m);
-    double memory[S_SRC * TINY_D], y[S_TGT * TINY_D], logits[S_TGT * TINY_V];
+    double memory[S_SRC * XD], y[S_TGT * XD], logits[S_TGT * XV];
     if (!m) {
         fprintf(stderr, "%s: out of memory\n", cli_name());
         exit(1);
     }
-    rng_fill_normal(rng, m->we, TINY_V * TINY_D, 0.0, 1.0 / sqrt(TINY_D));
-    m->enc = encoder_layer_new(TINY_D, TINY_H, TINY_FF, rng);
-    m->dec = decoder_layer_new(TINY_D, TINY_H, TINY_FF, rng);
+    rng_fill_normal(rng, m->we, XV * XD, 0.0, 1.0 / sqrt(XD));
+    m->enc = encoder_layer_new(XD, XH, XFF, rng);
+    m->dec = decoder_layer_new(XD, XH, XFF, rng);
     tiny_forward(m, source, target, 1, memory, y, logits);
     print_memory(memory);
     print_predictions(logits);
     for (int with_pe = 0; with_pe <= 1; with_pe++) {
-        double mem2[S_SRC * TINY_D];
+        double mem2[S_SRC * XD];
         int swapped[S_SRC] = { 2, 6, 4, 5, 2, 3 };     /* the mat sat on the cat */
         tiny_forward(m, source, target, with_pe, memory, y, logits);
         tiny_forward(m, swapped, target, with_pe, mem2, y, logits);
         swap_rows(mem2, 1, 5);                          /* undo the swap */
-        printf("%s: the two 'the' rows differ by %.3g; swapping cat and mat "
-               "changes the memory by %.3g\n", with_pe ? "with PE   " : "without PE",
-               max_abs_diff(memory, memory + 4 * TINY_D, TINY_D),
-               max_abs_diff(memory, mem2, S_SRC * TINY_D));
+        printf("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
+               "changes the memory by %.3g\n", with_pe ? "PE:" : "no PE:",
+               max_abs_diff(memory, memory + 4 * XD, XD),
+               max_abs_diff(memory, mem2, S_SRC * XD));
     }
     {
-        double y2[S_TGT * TINY_D];
+        double y2[S_TGT * XD];
         int changed[S_TGT] = { 1, 7, 8, 9, 10, 11, 8 };   /* ... der Katze */
         tiny_forward(m, source, target, 1, memory, y, logits);
         tiny_forward(m, source, changed, 1, memory, y2, logits);
-        printf("changing the last target token changes decoder positions 0-5 by %.3g "
-               "and position 6 by %.3g\n", max_abs_diff(y, y2, (S_TGT - 1) * TINY_D),
-               max_abs_diff(y + (S_TGT - 1) * TINY_D, y2 + (S_TGT - 1) * TINY_D, TINY_D));
+        int last = S_TGT - 1;
+        printf("changing the last target token changes decoder positions 0-5 "
+               "by %.3g and position 6 by %.3g\n", max_abs_diff(y, y2, last * XD),
+               max_abs_diff(y + last * XD, y2 + last * XD, XD));
     }
     encoder_layer_free(&m->enc), decoder_layer_free(&m->dec), free(m);
 }
@@ -343,7 +351,8 @@ static void print_pe_dot(int d)
     positional_encoding(pe, ROWS, d);
     printf("# d_model %d\n# k  PE(100).PE(100+k)  PE(300).PE(300+k)\n", d);
     for (int k = -100; k <= 200; k++)
-        printf("%d %.9f %.9f\n", k, dot(pe + (size_t)100 * d, pe + (size_t)(100 + k) * d, d),
+        printf("%d %.9f %.9f\n", k,
+               dot(pe + (size_t)100 * d, pe + (size_t)(100 + k) * d, d),
                dot(pe + (size_t)300 * d, pe + (size_t)(300 + k) * d, d));
     free(pe);
 }
@@ -381,8 +390,9 @@ static void usage(FILE *out)
         "       ch06-embeddings --scale | --pe-dot D\n"
         "\n"
         "  --posenc ROWS COLS  print the ROWS x COLS sinusoidal positional\n"
-        "      encoding: PE(pos, 2i) = sin(pos / 10000^(2i/COLS)), PE(pos, 2i+1)\n"
-        "      = cos(...); COLS = d_model even, ROWS, COLS <= 100000\n"
+        "      encoding: PE(pos, 2i) = sin(pos / 10000^(2i/COLS)),\n"
+        "      PE(pos, 2i+1) = cos(...); COLS = d_model even; ROWS, COLS\n"
+        "      at most 100000\n"
         "  --params NAME       parameters of a configuration, part by part:\n"
         "      base, big, B-dk16, B-dk32, C-N2, C-N4, C-N8, C-d256, C-d1024,\n"
         "      C-dff1024, C-dff4096 (rows of the paper's Table 3), or all\n"
@@ -421,8 +431,8 @@ static Options parse_options(int argc, char **argv)
             o.rows = cli_long("--posenc ROWS", optarg, 1, 100000);
             o.cols = cli_long("--posenc COLS", argv[optind++], 1, 100000);
             if (o.rows * o.cols > MAT_MAX_ENTRIES)
-                cli_fail("--posenc: %ld x %ld is too large (at most %ld entries)", o.rows, o.cols,
-                         MAT_MAX_ENTRIES);
+                cli_fail("--posenc: %ld x %ld is too large (at most %ld entries)",
+                         o.rows, o.cols, MAT_MAX_ENTRIES);
             if (o.cols % 2)
                 cli_fail("--posenc: COLS = d_model = %ld is odd; it must be even", o.cols);
             break;

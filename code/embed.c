@@ -9,33 +9,35 @@ void embed_forward(double *x, const int *tokens, int n, const double *we, int d,
 {
     for (int t = 0; t < n; t++) {
         const double *row = we + (size_t)tokens[t] * d;     /* W_e[token_t] */
+        const double *pet = pe ? pe + (size_t)t * d : NULL;  /* PE(t) */
         for (int j = 0; j < d; j++)
-            x[(size_t)t * d + j] = scale * row[j] + (pe ? pe[(size_t)t * d + j] : 0.0);
+            x[(size_t)t * d + j] = scale * row[j] + (pet ? pet[j] : 0.0);
     }
 }
 
-void embed_backward(double *dwe, const double *dx, const int *tokens, int n, int d,
-                    double scale)
+void embed_backward(double *dwe, const double *dx, const int *tokens, int n,
+                    int d, double scale)
 {
     for (int t = 0; t < n; t++)
         for (int j = 0; j < d; j++)
             dwe[(size_t)tokens[t] * d + j] += scale * dx[(size_t)t * d + j];
 }
-void tied_logits(double *logits, const double *y, const double *we, int n, int d,
-                 int vocab)
+void tied_logits(double *logits, const double *y, const double *we, int n,
+                 int d, int vocab)
 {
-    matmul_bt(logits, y, we, n, d, vocab);          /* logits_tv = <y_t, W_e[v]> */
+    matmul_bt(logits, y, we, n, d, vocab);      /* logits_tv = <y_t, W_e[v]> */
 }
 
 void tied_logits_backward(double *dy, double *dwe, const double *dlogits,
-                          const double *y, const double *we, int n, int d, int vocab)
+                          const double *y, const double *we,
+                          int n, int d, int vocab)
 {
     for (int t = 0; t < n; t++)
         for (int v = 0; v < vocab; v++) {
             double g = dlogits[(size_t)t * vocab + v];
             for (int j = 0; j < d; j++) {
-                dy[(size_t)t * d + j] += g * we[(size_t)v * d + j];   /* dL W_e */
-                dwe[(size_t)v * d + j] += g * y[(size_t)t * d + j];   /* dL^T y */
+                dy[(size_t)t * d + j] += g * we[(size_t)v * d + j]; /* dL W_e */
+                dwe[(size_t)v * d + j] += g * y[(size_t)t * d + j]; /* dL^T y */
             }
         }
 }
@@ -43,7 +45,7 @@ void positional_encoding(double *pe, int rows, int d_model)
 {
     for (int pos = 0; pos < rows; pos++)
         for (int i = 0; i < d_model / 2; i++) {
-            double angle = pos / pow(10000.0, 2.0 * i / d_model);   /* pos w_i */
+            double angle = pos / pow(10000.0, 2.0 * i / d_model); /* pos w_i */
             pe[(size_t)pos * d_model + 2 * i] = sin(angle);
             pe[(size_t)pos * d_model + 2 * i + 1] = cos(angle);
         }

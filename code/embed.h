@@ -7,14 +7,16 @@
 void embed_forward(double *x, const int *tokens, int n, const double *we, int d,
                    double scale, const double *pe);
 /* Accumulate dwe[tokens[t]] += scale * dx[t] for every t. */
-void embed_backward(double *dwe, const double *dx, const int *tokens, int n, int d,
-                    double scale);
-/* The pre-softmax projection tied to the embedding: logits[n x vocab] = y we^T. */
-void tied_logits(double *logits, const double *y, const double *we, int n, int d,
-                 int vocab);
+void embed_backward(double *dwe, const double *dx, const int *tokens, int n,
+                    int d, double scale);
+/* The pre-softmax projection tied to the embedding: logits[n x vocab] =
+   y[n x d] we^T. */
+void tied_logits(double *logits, const double *y, const double *we, int n,
+                 int d, int vocab);
 /* Accumulate dy += dlogits we and dwe += dlogits^T y. */
 void tied_logits_backward(double *dy, double *dwe, const double *dlogits,
-                          const double *y, const double *we, int n, int d, int vocab);
+                          const double *y, const double *we,
+                          int n, int d, int vocab);
 /* Equation (posenc): pe[rows x d_model] with pe[pos][2i] = sin(pos w_i) and
    pe[pos][2i+1] = cos(pos w_i), w_i = 10000^(-2i/d_model).  d_model even. */
 void positional_encoding(double *pe, int rows, int d_model);

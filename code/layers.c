@@ -6,7 +6,7 @@
 void attention_sublayer(double *out, const double *in, int n, void *ctx)
 {
     const AttnSublayer *a = ctx;
-    const double *kv = a->memory ? a->memory : in;  /* cross- or self-attention */
+    const double *kv = a->memory ? a->memory : in;  /* cross or self */
     int s_k = a->memory ? a->s_mem : n;
     mha_forward(out, a->weights, a->work, a->p, in, kv, kv, a->mask, n, s_k);
 }
@@ -19,8 +19,8 @@ static MhaWeights new_attention(double *block, int d, int heads, Rng *rng)
     rng_fill_normal(rng, block, 4 * dd, 0.0, 1.0 / sqrt(d));
     for (int j = 0; j < 4 * d; j++)
         b[j] = 0.0;
-    MhaWeights p = { d, heads, block, block + dd, block + 2 * dd, block + 3 * dd,
-                     b, b + d, b + 2 * d, b + 3 * d };
+    MhaWeights p = { d, heads, block, block + dd, block + 2 * dd,
+                     block + 3 * dd, b, b + d, b + 2 * d, b + 3 * d };
     return p;
 }
 static double *alloc_block(size_t n)
@@ -64,28 +64,29 @@ void encoder_layer_free(EncoderLayer *l) { free(l->store), ffn_free(&l->ffn); }
 void decoder_layer_free(DecoderLayer *l) { free(l->store), ffn_free(&l->ffn); }
 size_t layer_work_size(int n, int s_mem, int d_model, int heads, int d_ff)
 {
-    int s_k = s_mem > n ? s_mem : n;                /* the longest key sequence */
+    int s_k = s_mem > n ? s_mem : n;            /* the longest key sequence */
     size_t own = mha_work_size(n, s_k, d_model, heads);
     if ((size_t)n * d_ff > own)
         own = (size_t)n * d_ff;
     return 3 * (size_t)n * d_model + (size_t)heads * n * s_k + own;
 }
-void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x, int n,
-                           const unsigned char *mask, NormPlacement where,
-                           double *work)
+void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x,
+                           int n, const unsigned char *mask,
+                           NormPlacement where, double *work)
 {
     size_t nd = (size_t)n * l->d_model;
     double *z = work, *pre = z + 2 * nd, *weights = pre + nd;
     double *own = weights + (size_t)l->heads * n * n;
     AttnSublayer attn = { &l->self_attn, NULL, n, mask, weights, own };
     FfnSublayer ffn = { &l->ffn, own };
-    residual_sublayer(z, x, n, &l->norm[0], where, attention_sublayer, &attn, pre);
+    residual_sublayer(z, x, n, &l->norm[0], where, attention_sublayer, &attn,
+                      pre);
     residual_sublayer(y, z, n, &l->norm[1], where, ffn_sublayer, &ffn, pre);
 }
-void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x, int n,
-                           const double *memory, int s_mem,
-                           const unsigned char *self_mask, NormPlacement where,
-                           double *work)
+void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x,
+                           int n, const double *memory, int s_mem,
+                           const unsigned char *self_mask,
+                           NormPlacement where, double *work)
 {
     size_t nd = (size_t)n * l->d_model;
     int s_k = s_mem > n ? s_mem : n;
@@ -94,7 +95,8 @@ void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x, in
     AttnSublayer self = { &l->self_attn, NULL, n, self_mask, weights, own };
     AttnSublayer cross = { &l->cross_attn, memory, s_mem, NULL, weights, own };
     FfnSublayer ffn = { &l->ffn, own };
-    residual_sublayer(z1, x, n, &l->norm[0], where, attention_sublayer, &self, pre);
-    residual_sublayer(z2, z1, n, &l->norm[1], where, attention_sublayer, &cross, pre);
+    SublayerFn *attention = attention_sublayer;
+    residual_sublayer(z1, x, n, &l->norm[0], where, attention, &self, pre);
+    residual_sublayer(z2, z1, n, &l->norm[1], where, attention, &cross, pre);
     residual_sublayer(y, z2, n, &l->norm[2], where, ffn_sublayer, &ffn, pre);
 }

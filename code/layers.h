@@ -28,9 +28,10 @@ typedef struct {
     const double *memory;       /* s_mem x d_model keys and values, or NULL */
     int s_mem;
     const unsigned char *mask;  /* n x s_k, or NULL */
-    double *weights, *work;     /* heads x n x s_k; mha_work_size(n, s_k, ...) */
+    double *weights, *work;     /* heads x n x s_k; mha_work_size(n, s_k..) */
 } AttnSublayer;
-void attention_sublayer(double *out, const double *in, int n, void *ctx);  /* a SublayerFn */
+/* A SublayerFn whose ctx is an AttnSublayer. */
+void attention_sublayer(double *out, const double *in, int n, void *ctx);
 EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng);
 DecoderLayer decoder_layer_new(int d_model, int heads, int d_ff, Rng *rng);
 void encoder_layer_free(EncoderLayer *l);
@@ -38,14 +39,14 @@ void decoder_layer_free(DecoderLayer *l);
 /* Doubles of scratch for either layer on n positions and a memory of s_mem. */
 size_t layer_work_size(int n, int s_mem, int d_model, int heads, int d_ff);
 /* Equation (layers), encoder: y[n x d] from x[n x d]; mask[n x n] or NULL. */
-void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x, int n,
-                           const unsigned char *mask, NormPlacement where,
-                           double *work);
+void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x,
+                           int n, const unsigned char *mask,
+                           NormPlacement where, double *work);
 /* Equation (layers), decoder: y[n x d] from x[n x d] and memory[s_mem x d];
    self_mask[n x n] (usually causal) or NULL. */
-void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x, int n,
-                           const double *memory, int s_mem,
-                           const unsigned char *self_mask, NormPlacement where,
-                           double *work);
+void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x,
+                           int n, const double *memory, int s_mem,
+                           const unsigned char *self_mask,
+                           NormPlacement where, double *work);
 
 #endif

@@ -9,9 +9,9 @@ typedef struct {
 } ModelConfig;
 
 typedef struct {
-    long embedding;                         /* vocab x d_model, shared three ways */
+    long embedding;                         /* vocab x d_model, used 3 times */
     long self_attn, cross_attn, ffn, norm;  /* one of each sublayer */
-    long encoder_layer, decoder_layer;      /* 1 + 1 + 2 norms; 2 + 1 + 3 norms */
+    long encoder_layer, decoder_layer;      /* their sums, with 2 and 3 norms */
     long total;                             /* embedding + N x (both layers) */
 } ParamCount;
 
@@ -19,8 +19,8 @@ typedef struct {
    each with its bias. */
 long attention_param_count(int d_model, int heads, int d_k, int d_v);
 ParamCount count_params(const ModelConfig *c);
-/* The configuration called name: "base", "big" or a row of Table 3; NULL if none. */
+/* The configuration named "base", "big" or a row of Table 3; NULL if none. */
 const ModelConfig *find_config(const char *name);
-const ModelConfig *config_at(int i);        /* the i-th known one; NULL past the end */
+const ModelConfig *config_at(int i);    /* the i-th one; NULL past the end */
 
 #endif
