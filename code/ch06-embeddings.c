@@ -152,7 +152,7 @@ static void swap_rows(double *x, int a, int b)
         x[b * XD + j] = t;
     }
 }
-/* m[d x d] = M_k of equation (pe-rotation): PE(pos + k) = PE(pos) M_k. */
+/* m[d x d] = M_k, the block-diagonal rotation: PE(pos + k) = PE(pos) M_k. */
 static void shift_matrix(double *m, int d, int k)
 {
     memset(m, 0, sizeof *m * d * d);
@@ -173,9 +173,9 @@ static void show_relative_positions(void)
     for (int k = 1; k <= 100; k *= 10) {
         shift_matrix(m, DM, k);
         matmul(shifted, pe, m, POS, DM, DM);        /* PE(pos) M_k, pos < 200 */
-        printf("d_model %d, k = %3d: max |PE(pos+k) - PE(pos) M_k| = %.2g;",
-               DM, k, max_abs_diff(shifted, pe + k * DM, (size_t)POS * DM));
-        printf(" PE(0).PE(k) = %.6f, PE(150).PE(150+k) = %.6f\n",
+        printf("k = %3d: max |PE(pos+k) - PE(pos) M_k| = %.2g\n", k,
+               max_abs_diff(shifted, pe + k * DM, (size_t)POS * DM));
+        printf("         PE(0).PE(k) = %.6f, PE(150).PE(150+k) = %.6f\n",
                dot(pe, pe + (size_t)k * DM, DM),
                dot(pe + 150 * DM, pe + (size_t)(150 + k) * DM, DM));
     }
@@ -365,7 +365,7 @@ static void demo(void)
     positional_encoding(pe, 4, 8);
     Matrix m = { 4, 8, pe };
     mat_write(stdout, &m);
-    printf("\n## relative positions\n");
+    printf("\n## relative positions, d_model = 64, pos < 200\n");
     show_relative_positions();
     printf("\n## tied output projection, d_model = 512, vocabulary 1000\n");
     show_tied_logits(&rng);

@@ -2,7 +2,7 @@
 #ifndef ATTN_EMBED_H
 #define ATTN_EMBED_H
 
-/* Equation (embed): x[n x d] has row t = scale * we[tokens[t]] + pe[t]
+/* x[n x d] has row t = scale * we[tokens[t]] + pe[t]
    (pe == NULL: add nothing).  we is vocab x d; every token is in 0..vocab-1. */
 void embed_forward(double *x, const int *tokens, int n, const double *we, int d,
                    double scale, const double *pe);
@@ -17,7 +17,7 @@ void tied_logits(double *logits, const double *y, const double *we, int n,
 void tied_logits_backward(double *dy, double *dwe, const double *dlogits,
                           const double *y, const double *we,
                           int n, int d, int vocab);
-/* Equation (posenc): pe[rows x d_model] with pe[pos][2i] = sin(pos w_i) and
+/* pe[rows x d_model] with pe[pos][2i] = sin(pos w_i) and
    pe[pos][2i+1] = cos(pos w_i), w_i = 10000^(-2i/d_model).  d_model even. */
 void positional_encoding(double *pe, int rows, int d_model);
 

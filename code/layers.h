@@ -38,11 +38,11 @@ void encoder_layer_free(EncoderLayer *l);
 void decoder_layer_free(DecoderLayer *l);
 /* Doubles of scratch for either layer on n positions and a memory of s_mem. */
 size_t layer_work_size(int n, int s_mem, int d_model, int heads, int d_ff);
-/* Equation (layers), encoder: y[n x d] from x[n x d]; mask[n x n] or NULL. */
+/* The encoder layer: y[n x d] from x[n x d]; mask[n x n] or NULL. */
 void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x,
                            int n, const unsigned char *mask,
                            NormPlacement where, double *work);
-/* Equation (layers), decoder: y[n x d] from x[n x d] and memory[s_mem x d];
+/* The decoder layer: y[n x d] from x[n x d] and memory[s_mem x d];
    self_mask[n x n] (usually causal) or NULL. */
 void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x,
                            int n, const double *memory, int s_mem,

@@ -37,7 +37,7 @@ long attention_param_count(int d_model, int heads, int d_k, int d_v)
     long q = (long)d_model * heads * d_k + (long)heads * d_k;   /* W^Q, b^Q */
     long v = (long)d_model * heads * d_v + (long)heads * d_v;   /* W^V, b^V */
     long o = (long)heads * d_v * d_model + d_model;             /* W^O, b^O */
-    return 2 * q + v + o;                                       /* W^K = W^Q */
+    return 2 * q + v + o;                                       /* W^K as W^Q */
 }
 
 ParamCount count_params(const ModelConfig *c)
