@@ -74,6 +74,23 @@ static void tiny_forward(const TinyModel *m, const int *src, const int *tgt,
     tied_logits(logits, y, m->we, S_TGT, XD, XV);
     free(work);
 }
+static TinyModel *tiny_model_new(Rng *rng)
+{
+    TinyModel *m = malloc(sizeof *m);
+    if (!m) {
+        fprintf(stderr, "%s: out of memory\n", cli_name());
+        exit(1);
+    }
+    rng_fill_normal(rng, m->we, XV * XD, 0.0, 1.0 / sqrt(XD));
+    m->enc = encoder_layer_new(XD, XH, XFF, rng);
+    m->dec = decoder_layer_new(XD, XH, XFF, rng);
+    return m;
+}
+
+static void tiny_model_free(TinyModel *m)
+{
+    encoder_layer_free(&m->enc), decoder_layer_free(&m->dec), free(m);
+}
 enum { SEQ = 128, VOCAB = 1000 };     /* the sequence and the vocabulary */
 /* The average over the n rows of max_v softmax(logits_t)_v. */
 static double mean_max_probability(double *logits, int n, int vocab)
@@ -309,15 +326,8 @@ static void print_table3(void)
 }
 static void show_example_sentence(Rng *rng)
 {
-    TinyModel *m = malloc(sizeof *m);
+    TinyModel *m = tiny_model_new(rng);
     double memory[S_SRC * XD], y[S_TGT * XD], logits[S_TGT * XV];
-    if (!m) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
-    rng_fill_normal(rng, m->we, XV * XD, 0.0, 1.0 / sqrt(XD));
-    m->enc = encoder_layer_new(XD, XH, XFF, rng);
-    m->dec = decoder_layer_new(XD, XH, XFF, rng);
     tiny_forward(m, source, target, 1, memory, y, logits);
     print_memory(memory);
     print_predictions(logits);
@@ -342,7 +352,59 @@ static void show_example_sentence(Rng *rng)
                "by %.3g and position 6 by %.3g\n", max_abs_diff(y, y2, last * XD),
                max_abs_diff(y + last * XD, y2 + last * XD, XD));
     }
-    encoder_layer_free(&m->enc), decoder_layer_free(&m->dec), free(m);
+    tiny_model_free(m);
+}
+static void print_named(const char *name, const double *a, int rows, int cols)
+{
+    Matrix m = { rows, cols, (double *)a };     /* mat_write only reads it */
+    printf("# %s\n", name);
+    mat_write(stdout, &m);
+}
+
+static void print_attention_weights(const MhaWeights *p)
+{
+    const double *w[4] = { p->w_q, p->w_k, p->w_v, p->w_o };
+    const double *b[4] = { p->b_q, p->b_k, p->b_v, p->b_o };
+    const char *wn[4] = { "W_Q", "W_K", "W_V", "W_O" };
+    const char *bn[4] = { "b_Q", "b_K", "b_V", "b_O" };
+    for (int i = 0; i < 4; i++)
+        print_named(wn[i], w[i], XD, XD);
+    for (int i = 0; i < 4; i++)
+        print_named(bn[i], b[i], 1, XD);
+}
+static void print_ffn_weights(const Ffn *f)
+{
+    print_named("W1", f->w1, XD, XFF), print_named("b1", f->b1, 1, XFF);
+    print_named("W2", f->w2, XFF, XD), print_named("b2", f->b2, 1, XD);
+}
+
+static void dump_example(void)
+{
+    Rng rng;
+    rng_seed(&rng, 7);
+    TinyModel *m = tiny_model_new(&rng);
+    double pe[S_TGT * XD], xs[S_SRC * XD], xt[S_TGT * XD];
+    double memory[S_SRC * XD], y[S_TGT * XD], logits[S_TGT * XV];
+    positional_encoding(pe, S_TGT, XD);
+    embed_forward(xs, source, S_SRC, m->we, XD, sqrt(XD), pe);
+    embed_forward(xt, target, S_TGT, m->we, XD, sqrt(XD), pe);
+    tiny_forward(m, source, target, 1, memory, y, logits);
+    printf("# the example model, d_model %d, h %d, d_ff %d\n", XD, XH, XFF);
+    print_named("encoder input: sqrt(d_model) W_e[source] + PE", xs, S_SRC, XD);
+    print_named("decoder input: sqrt(d_model) W_e[target] + PE", xt, S_TGT, XD);
+    printf("# encoder self-attention\n");
+    print_attention_weights(&m->enc.self_attn);
+    printf("# encoder FFN\n");
+    print_ffn_weights(&m->enc.ffn);
+    printf("# decoder self-attention\n");
+    print_attention_weights(&m->dec.self_attn);
+    printf("# decoder cross-attention\n");
+    print_attention_weights(&m->dec.cross_attn);
+    printf("# decoder FFN\n");
+    print_ffn_weights(&m->dec.ffn);
+    print_named("encoder output (memory)", memory, S_SRC, XD);
+    print_named("decoder output", y, S_TGT, XD);
+    tiny_model_free(m);
 }
 static void print_pe_dot(int d)
 {
@@ -387,7 +449,7 @@ static void usage(FILE *out)
         "usage: ch06-embeddings                 (the chapter's demo)\n"
         "       ch06-embeddings --posenc ROWS COLS\n"
         "       ch06-embeddings --params NAME\n"
-        "       ch06-embeddings --scale | --pe-dot D\n"
+        "       ch06-embeddings --scale | --pe-dot D | --dump-example\n"
         "\n"
         "  --posenc ROWS COLS  print the ROWS x COLS sinusoidal positional\n"
         "      encoding: PE(pos, 2i) = sin(pos / 10000^(2i/COLS)),\n"
@@ -396,8 +458,9 @@ static void usage(FILE *out)
         "  --params NAME       parameters of a configuration, part by part:\n"
         "      base, big, B-dk16, B-dk32, C-N2, C-N4, C-N8, C-d256, C-d1024,\n"
         "      C-dff1024, C-dff4096 (rows of the paper's Table 3), or all\n"
-        "  --scale             mean squares of embeddings and PE (Figure 6.x)\n"
+        "  --scale             mean squares of embeddings and of the encoding\n"
         "  --pe-dot D          PE(pos).PE(pos+k) for k = -100..200, d_model D\n"
+        "  --dump-example      the example's inputs, weights, layer outputs\n"
         "\n"
         "  嵌入、sqrt(d_model) 缩放与正弦位置编码：--posenc 打印位置编码矩阵，\n"
         "  --params 打印参数个数。不带参数时运行本章的演示。\n");
@@ -406,6 +469,7 @@ typedef struct {
     long rows, cols;            /* --posenc ROWS COLS; rows == 0: not given */
     const ModelConfig *config;  /* --params NAME */
     int all_params, scale;      /* --params all, --scale */
+    int dump;                   /* --dump-example */
     long dot_d;                 /* --pe-dot D; 0: not given */
     int modes;                  /* how many modes were asked for */
 } Options;
@@ -416,14 +480,15 @@ static Options parse_options(int argc, char **argv)
         { "params", required_argument, 0, 'm' },
         { "scale", no_argument, 0, 's' },
         { "pe-dot", required_argument, 0, 'd' },
+        { "dump-example", no_argument, 0, 'x' },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
-    Options o = { 0, 0, NULL, 0, 0, 0, 0 };
+    Options o = { 0, 0, NULL, 0, 0, 0, 0, 0 };
     int opt;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        o.modes += opt == 'p' || opt == 'm' || opt == 's' || opt == 'd';
+        o.modes += strchr("pmsdx", opt) != NULL;    /* one of the five modes */
         switch (opt) {
         case 'p':
             if (optind >= argc)
@@ -443,6 +508,7 @@ static Options parse_options(int argc, char **argv)
                 cli_fail("--params: unknown configuration '%s' (try --help)", optarg);
             break;
         case 's': o.scale = 1; break;
+        case 'x': o.dump = 1; break;
         case 'd': o.dot_d = cli_long("--pe-dot", optarg, 2, 4096); break;
         case 'h': usage(stdout); exit(0);
         case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
@@ -454,7 +520,8 @@ static Options parse_options(int argc, char **argv)
     if (optind < argc)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
     if (o.modes > 1)
-        cli_fail("choose one of --posenc, --params, --scale and --pe-dot");
+        cli_fail("choose one of --posenc, --params, --scale, --pe-dot and "
+                 "--dump-example");
     return o;
 }
 
@@ -475,6 +542,8 @@ int main(int argc, char **argv)
         print_scale_table(0);
     } else if (o.dot_d) {
         print_pe_dot((int)o.dot_d);
+    } else if (o.dump) {
+        dump_example();
     } else {
         demo();
     }
