@@ -253,10 +253,9 @@ static void depth_sweep(int layers, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed);
-    double *post = calloc((size_t)layers + 1, sizeof *post);
-    double *pre = calloc((size_t)layers + 1, sizeof *pre);
-    if (!post || !pre)
-        cli_fail("out of memory");
+    double *post = xmalloc((size_t)layers + 1), *pre = xmalloc((size_t)layers + 1);
+    for (int l = 0; l <= layers; l++)
+        post[l] = pre[l] = 0.0;
     for (int r = 0; r < RUNS; r++)
         one_stack(&rng, layers, post, pre);
     printf("# mean over %d stacks (n = %d, d_model = %d, d_ff = %d)\n",
