@@ -15,7 +15,7 @@ static void usage(FILE *out)
         "       ch03-multi-head --q Q --k K --v V --heads H\n"
         "                       --wq WQ --wk WK --wv WV --wo WO\n"
         "                       [--bq BQ] [--bk BK] [--bv BV] [--bo BO]\n"
-        "                       [--mask causal|MASK] [--weights]\n"
+        "                       [--mask causal|MASK] [--key-padding P] [--weights]\n"
         "\n"
         "  Multi-head attention, equation (3): Concat(head_1..head_h) W_O + b_O,\n"
         "  head_i = Attn(Q W_Q,i + b_Q,i, K W_K,i + b_K,i, V W_V,i + b_V,i).\n"
@@ -25,6 +25,8 @@ static void usage(FILE *out)
         "  head i uses columns i*d_model/H .. (i+1)*d_model/H - 1.\n"
         "  --mask causal   query i attends to keys j <= i + s_K - s_Q (s_Q <= s_K)\n"
         "  --mask MASK     an s_Q x s_K matrix file of 1 (may attend) and 0 (masked)\n"
+        "  --key-padding P a 1 x s_K file: 1 for a token, 0 for padding (ANDed with\n"
+        "                  --mask)\n"
         "  --weights       print the H weight matrices (s_Q x s_K) instead\n"
         "  A query whose keys are all masked gets zero weights and a zero head output.\n"
         "\n"
@@ -48,7 +50,7 @@ static void two_implementations(void)
     enum { d = 12, h = 3, s_q = 5, s_k = 7 };
     static double store[4 * d * d + 4 * d], q[s_q * d], k[s_k * d], v[s_k * d];
     static double out1[s_q * d], out2[s_q * d], w1[h * s_q * s_k], w2[h * s_q * s_k];
-    static double work[4096];
+    static double work[1024];               /* mha_work_size(5, 7, 12, 3) is 384 */
     static unsigned char causal[s_q * s_k];
     Rng rng;
     rng_seed(&rng, 3);
@@ -60,7 +62,7 @@ static void two_implementations(void)
            "s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
     printf("%-28s %s\n", "", "max |packed - by head|");
     printf("%-28s %-12s %s\n", "", "outputs", "weights");
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 3; c++) {           /* no biases; biases; biases and a mask */
         Rng wrng;
         rng_seed(&wrng, 4);
         MhaWeights p = random_weights(&wrng, store, d, h, c > 0);
@@ -71,8 +73,6 @@ static void two_implementations(void)
                c == 0 ? "no biases, no mask" : c == 1 ? "biases" : "biases, causal mask",
                max_abs_diff(out1, out2, s_q * d), max_abs_diff(w1, w2, h * s_q * s_k));
     }
-    if (mha_work_size(s_q, s_k, d, h) > sizeof work / sizeof work[0])
-        cli_fail("internal error: the demo's scratch space is too small");
 }
 static const char *with_commas(char *buf, long n)
 {
@@ -115,7 +115,7 @@ static void sentence_input(double *x, Rng *rng)
     double emb[5][DK];                      /* one unit vector per vocabulary word */
     rng_fill_normal(rng, &emb[0][0], 5 * DK, 0.0, 1.0);
     for (int w = 0; w < 5; w++) {
-        double n = 0.0;
+        double n = 0.0;                         /* |e_w|^2 */
         for (int c = 0; c < DK; c++)
             n += emb[w][c] * emb[w][c];
         for (int c = 0; c < DK; c++)
@@ -147,8 +147,8 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
                                  { 0, 0, a, 0 }, { 0, 0, 0, a } };
     double rotate_back[DK][DK] = { { c1, -s1, 0, 0 }, { s1, c1, 0, 0 },
                                    { 0, 0, c2, -s2 }, { 0, 0, s2, c2 } };
-    double ask_const[DK][DK] = { { a, 0, 0, 0 } };      /* row 0: constant 1 */
-    double offer_noun[DK][DK] = { { 0 }, { a, 0, 0, 0 } }; /* row 1: noun flag */
+    double ask_const[DK][DK] = { { a, 0, 0, 0 } };           /* row 0: constant 1 */
+    double offer_noun[DK][DK] = { { 0 }, { a, 0, 0, 0 } };   /* row 1: noun flag */
     set_block(w_q, 0, scaled_id), set_block(w_k, 0, scaled_id);
     set_block(w_q, 1, rotate_back), set_block(w_k, 1, scaled_id);
     set_block(w_q, 2, ask_const), set_block(w_k, 2, offer_noun);
@@ -205,7 +205,7 @@ static void sentence(int figure)
     }
 }
 struct Options {
-    const char *q, *k, *v, *w[4], *b[4], *mask;   /* w, b: Q, K, V, O */
+    const char *q, *k, *v, *w[4], *b[4], *mask, *key_padding;   /* w, b: Q, K, V, O */
     int heads, weights, figure, data;
 };
 
@@ -244,6 +244,21 @@ static void data_mode(const struct Options *o)
                      b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
     unsigned char *mask = o->mask ? mask_load("--mask", o->mask, s_q, s_k) : NULL;
+    if (o->key_padding) {
+        if (strcmp(o->key_padding, "causal") == 0)
+            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and 0 (padding), "
+                     "not 'causal'");
+        unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
+        unsigned char *pad = malloc((size_t)s_q * s_k);
+        if (!pad)
+            cli_fail("out of memory");
+        mask_padding(pad, valid, s_q, s_k);
+        if (mask)
+            mask_and(mask, pad, s_q, s_k), free(pad);
+        else
+            mask = pad;
+        free(valid);
+    }
     MhaWeights p = { d, o->heads, w[0].data, w[1].data, w[2].data, w[3].data,
                      b[0].data, b[1].data, b[2].data, b[3].data };
     Matrix out = mat_new(s_q, d), wts = mat_new(o->heads * s_q, s_k);
@@ -277,9 +292,9 @@ int main(int argc, char **argv)
         { "wv", required_argument, 0, '2' }, { "wo", required_argument, 0, '3' },
         { "bq", required_argument, 0, '4' }, { "bk", required_argument, 0, '5' },
         { "bv", required_argument, 0, '6' }, { "bo", required_argument, 0, '7' },
-        { "mask", required_argument, 0, 'm' }, { "weights", no_argument, 0, 'w' },
-        { "figure", no_argument, 0, 'f' },   { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
+        { "mask", required_argument, 0, 'm' }, { "key-padding", required_argument, 0, 'p' },
+        { "weights", no_argument, 0, 'w' },  { "figure", no_argument, 0, 'f' },
+        { "help", no_argument, 0, 'h' },     { 0, 0, 0, 0 },
     };
     int opt;
     opterr = 0;
@@ -292,6 +307,7 @@ int main(int argc, char **argv)
         case '0': case '1': case '2': case '3': o.w[opt - '0'] = optarg, o.data = 1; break;
         case '4': case '5': case '6': case '7': o.b[opt - '4'] = optarg, o.data = 1; break;
         case 'm': o.mask = optarg, o.data = 1; break;
+        case 'p': o.key_padding = optarg, o.data = 1; break;
         case 'w': o.weights = 1, o.data = 1; break;
         case 'f': o.figure = 1; break;
         case 'h': usage(stdout); return 0;

@@ -306,6 +306,9 @@ def bad_cases(tmp, np):
          ['nonexistent.txt', 'cannot open']),
         (with_opt('--wq', tmp.write('bad.txt', '2 2\n1 2\n3 x\n')) + ['--heads', '2'],
          ['bad.txt:3:', "'x'"]),
+        (base + ['--heads', '2', '--key-padding', f('p.txt', [[1, 1, 0]])],
+         ['--key-padding', '1 x 3', '1 x 4']),
+        (base + ['--heads', '2', '--key-padding', 'causal'], ['--key-padding', 'causal']),
         (['--figure', '--weights'], ['--figure']),
     ]
 

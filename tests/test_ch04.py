@@ -7,11 +7,14 @@ the end (query i sees keys j <= i + s_K - s_Q).  The book's rule for a query
 whose keys are all masked (zero weights, zero output) is checked by hand.
 """
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
+from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
                      expect_bad_input, numpy, torch)
+from test_ch03 import mha_numpy  # noqa: E402
 
 PROG = 'ch04-masking'
 RTOL, ATOL = 1e-5, 1e-9
@@ -139,6 +142,34 @@ def test_fully_masked_rows_are_zero_not_nan():
     # All keys padding: every row is fully masked.
     got, got_w = run_case(np, q, k, v, None, [0] * 5)
     assert not got.any() and not got_w.any()
+
+
+def test_the_three_uses_recipe_runs_as_printed():
+    # The chapter's command lines, taken from the .nw file and run by bash in a
+    # scratch directory, against NumPy's multi-head attention stage by stage.
+    np = numpy()
+    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
+        blocks = re.findall(r'\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}', f.read(), re.S)
+    (recipe,) = [b for b in blocks if 'ENC.txt' in b]
+    with TempDir() as tmp:
+        os.symlink(os.path.join(TOP, 'build'), os.path.join(tmp.path, 'build'))
+        p = subprocess.run(['bash', '-euo', 'pipefail', '-c', recipe], cwd=tmp.path,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and p.stderr == '', 'the recipe failed: %s' % p.stderr
+
+        def load(name):
+            with open(os.path.join(tmp.path, name)) as f:
+                return np.array(parse_matrices(f.read())[0])
+        src, tgt, enc, dec = load('SRC.txt'), load('TGT.txt'), load('ENC.txt'), load('DEC.txt')
+        w, b = [load('W%d.txt' % n) for n in (1, 2, 3, 4)], [None] * 4
+    valid = np.array([1, 1, 1, 1, 1, 1, 0, 0])
+    close(np, enc, mha_numpy(np, src, src, src, w, b, 2, np.tile(valid, (8, 1)))[0],
+          'encoder self-attention')
+    close(np, dec, mha_numpy(np, tgt, tgt, tgt, w, b, 2, causal(np, 6, 6))[0],
+          'masked decoder self-attention')
+    (cross,) = parse_matrices(p.stdout)
+    close(np, cross, mha_numpy(np, dec, enc, enc, w, b, 2, np.tile(valid, (6, 1)))[0],
+          'cross-attention')
 
 
 def demo_output():
