@@ -309,6 +309,8 @@ def bad_cases(tmp, np):
         (base + ['--heads', '2', '--key-padding', f('p.txt', [[1, 1, 0]])],
          ['--key-padding', '1 x 3', '1 x 4']),
         (base + ['--heads', '2', '--key-padding', 'causal'], ['--key-padding', 'causal']),
+        (base + ['--heads', '2', '--mask', 'causal', '--key-padding',
+                 f('p3.txt', [[1, 1, 0, 2]])], ['--key-padding', '2']),
         (['--figure', '--weights'], ['--figure']),
     ]
 

@@ -183,10 +183,10 @@ def test_demo_numbers_quoted_in_the_text():
     for s in ['row sums of the zeroed weights: 0.120 0.482 0.328 0.747 0.580 1.000',
               '  -inf before the softmax:  0\n  zeroed after the softmax: 0.444',
               'zeroed and renormalised:  NaN NaN', '-inf before the softmax:  1 0',
-              '-inf, then the stable softmax:     NaN NaN NaN NaN',
-              'most negative double, then softmax: 0.25 0.25 0.25 0.25',
-              'attention_masked, weights:         0 0 0 0',
-              'attention_masked, output:          0',
+              '-inf, then the stable softmax:       NaN NaN NaN NaN',
+              'most negative double, then softmax:  0.25 0.25 0.25 0.25',
+              'attention_masked, weights:           0 0 0 0',
+              'attention_masked, output:            0',
               'mask rows: 111110 / 111111', 'outputs 0, weights 0',
               "largest weight on a padding key: 0; above the decoder's diagonal: 0",
               'largest change in the 6 real encoder outputs: 0']:
@@ -247,6 +247,8 @@ def bad_cases(tmp, np):
          ['bad.txt:3:', 'expected 4 numbers, found 3']),
         (base + ['--bogus'], ['unknown option', '--bogus']),
         (base + ['stray'], ['unexpected argument', 'stray']),
+        (base + ['--mask', 'causal', '--key-padding', f('p4.txt', [[1, 0.5, 1, 1]])],
+         ['--key-padding', '0.5']),
         (['--figure', '--q', q], ['--figure']),
     ]
 
