@@ -107,8 +107,8 @@ static void two_implementations(void)
     rng_fill_normal(&rng, k, s_k * d, 0.0, 1.0);
     rng_fill_normal(&rng, v, s_k * d, 0.0, 1.0);
     mask_causal(causal, s_q, s_k);
-    printf("== Two implementations of equation (3): d_model = %d, h = %d, "
-           "s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
+    printf("== Two implementations of equation (3)\n"
+           "d_model = %d, h = %d, s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
     printf("%-28s %s\n", "", "max |packed - by head|");
     printf("%-28s %-12s %s\n", "", "outputs", "weights");
     for (int c = 0; c < 3; c++) {       /* no biases; biases; biases and a mask */
@@ -237,14 +237,14 @@ static void sentence(int figure)
     mha_project(xq, x, p.w_q, NULL, S, D, D);
     mha_project(xk, x, p.w_k, NULL, S, D, D);
     mha_project(xv, x, p.w_v, NULL, S, D, D);
-    printf("\n== Self-attention on \"the cat sat on the mat\": "
+    printf("\n== Self-attention on \"the cat sat on the mat\"\n"
            "d_model = %d, h = %d hand-made heads\n", D, H);
-    printf("one input X (%d x %d) as Q, K and V; after projection:\n", S, D);
-    printf("max |X W_Q - X W_K| = %.3f, max |X W_K - X W_V| = %.3f, "
-           "max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xk, S * D),
-           max_abs_diff(xk, xv, S * D), max_abs_diff(xq, xv, S * D));
+    printf("one input X (%d x %d) as Q, K and V; after projection\n", S, D);
+    printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
+    printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
+    printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
     for (int i = 0; i < H; i++) {
-        printf("head %d (%s):\n%6s", i + 1, head_role[i], "");
+        printf("head %d (%s):\n%6s", i + 1, head_role[i], "q\\k");
         for (int j = 0; j < S; j++)
             printf("%6s", token[j]);
         printf("\n");

@@ -105,7 +105,7 @@ static void print_weights(const double *w, int rows, int cols,
                           const char *const *row_token,
                           const char *const *col_token)
 {
-    printf("%6s", "");
+    printf("%6s", "q\\k");                  /* rows: queries, columns: keys */
     for (int j = 0; j < cols; j++)
         print_token(col_token[j], 7);
     printf("\n");
@@ -169,10 +169,10 @@ static void renormalising_can_fail(void)
     p[1] = 0.0;                             /* zero the masked weight */
     double sum = p[0] + p[1];               /* 0: e^-800 underflowed */
     printf("scores (0, 800), key 2 masked:\n");
-    printf("  zeroed and renormalised:  %s %s\n",
+    printf("  zeroed, renormalised (0/0):  %s %s\n",
            isnan(p[0] / sum) ? "NaN" : "?", isnan(p[1] / sum) ? "NaN" : "?");
     softmax(p, masked, 2);
-    printf("  -inf before the softmax:  %g %g\n", p[0], p[1]);
+    printf("  -inf before the softmax:     %g %g\n", p[0], p[1]);
 }
 static void zero_after_softmax(void)
 {
@@ -188,7 +188,7 @@ static void zero_after_softmax(void)
                          1.0 / sqrt((double)D));
         weights_zeroed_after(zeroed[n], w, q, k, v, mask);
     }
-    printf("row sums of the zeroed weights:");
+    printf("row sums (zeroed after the softmax):");
     for (int i = 0; i < S; i++) {
         double sum = 0.0;
         for (int j = 0; j < S; j++)
@@ -225,7 +225,7 @@ static void all_keys_masked(void)
     for (int j = 0; j < 4; j++)
         x[j] = -DBL_MAX;
     softmax(p, x, 4);
-    print_row("most negative double, then softmax:", p, 4);
+    print_row("-DBL_MAX, then the stable softmax:", p, 4);
     attention_masked(out, p, q, k, v, none, 1, 4, 2, 1, 1.0);
     print_row("attention_masked, weights:", p, 4);
     print_row("attention_masked, output:", out, 1);
@@ -245,8 +245,8 @@ static void aligned_at_the_end(void)
     printf("mask rows: ");
     for (int ij = 0; ij < 2 * S; ij++)
         printf("%d%s", mask2[ij], ij == S - 1 ? " / " : "");
-    printf("\nmax |last 2 queries alone - last 2 rows of the full sequence|: "
-           "outputs %g, weights %g\n",
+    printf("\nthe last 2 queries alone against the last 2 rows of the whole:\n"
+           "  max |difference|: outputs %g, weights %g\n",
            max_abs_diff(out2, out + (S - 2) * D, 2 * D),
            max_abs_diff(w2, w + (S - 2) * S, 2 * S));
 }
@@ -301,13 +301,13 @@ static void three_uses(void)
     print_weights(w_enc, SRC, SRC, src_token, src_token);
     printf("2. masked decoder self-attention, causal mask (%d x %d):\n", TGT, TGT);
     print_weights(w_dec, TGT, TGT, tgt_token, tgt_token);
-    printf("3. encoder-decoder attention: Q from the decoder, K and V from "
-           "the encoder (%d x %d):\n", TGT, SRC);
+    printf("3. encoder-decoder attention, padding mask (%d x %d); Q from the\n"
+           "   decoder, K and V from the encoder:\n", TGT, SRC);
     print_weights(w_x, TGT, SRC, tgt_token, src_token);
-    printf("largest weight on a padding key: %g; "
-           "above the decoder's diagonal: %g\n", on_pad, above);
-    printf("other padding vectors: largest change in the 6 real encoder "
-           "outputs: %g\n", max_abs_diff(enc, enc2, 6 * DM));
+    printf("max weight on a padding key: %g; above the decoder's diagonal: "
+           "%g\n", on_pad, above);
+    printf("new padding vectors -> max change of the 6 real encoder outputs: "
+           "%g\n", max_abs_diff(enc, enc2, 6 * DM));
 }
 static void data_mode(const struct Options *o)
 {

@@ -12,7 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
+from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
                      expect_bad_input, numpy, torch)
 
 PROG = 'ch03-multi-head'
@@ -234,6 +234,19 @@ def test_demo_sentence_numbers_quoted_in_the_text():
     assert '%.3f' % head[2][0][0] == '0.999'
     assert all('%.3f' % r[1] == '0.498' and '%.3f' % r[5] == '0.498' for r in head[3])
     assert all(x == 0.167 for r in head[4] for x in r)
+
+
+def test_chapter_transcripts_are_the_demo_output():
+    """Each verbatim block marked '% transcript: ch03-multi-head' in the chapter
+    is a run of consecutive lines of the demo's output, character for character."""
+    out = demo_output()
+    with open(os.path.join(TOP, 'chapters', '03-multi-head.nw'), encoding='utf-8') as f:
+        text = f.read()
+    blocks = re.findall(r'% transcript: ch03-multi-head\n\\begin\{verbatim\}\n(.*?)'
+                        r'\\end\{verbatim\}', text, re.S)
+    assert len(blocks) >= 4, 'expected at least 4 transcripts, found %d' % len(blocks)
+    for b in blocks:
+        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
 
 
 def test_figure_data():

@@ -180,17 +180,30 @@ def demo_output():
 
 def test_demo_numbers_quoted_in_the_text():
     out = demo_output()
-    for s in ['row sums of the zeroed weights: 0.120 0.482 0.328 0.747 0.580 1.000',
+    for s in ['row sums (zeroed after the softmax): 0.120 0.482 0.328 0.747 0.580 1.000',
               '  -inf before the softmax:  0\n  zeroed after the softmax: 0.444',
-              'zeroed and renormalised:  NaN NaN', '-inf before the softmax:  1 0',
+              'zeroed, renormalised (0/0):  NaN NaN', '-inf before the softmax:     1 0',
               '-inf, then the stable softmax:       NaN NaN NaN NaN',
-              'most negative double, then softmax:  0.25 0.25 0.25 0.25',
+              '-DBL_MAX, then the stable softmax:   0.25 0.25 0.25 0.25',
               'attention_masked, weights:           0 0 0 0',
               'attention_masked, output:            0',
               'mask rows: 111110 / 111111', 'outputs 0, weights 0',
-              "largest weight on a padding key: 0; above the decoder's diagonal: 0",
-              'largest change in the 6 real encoder outputs: 0']:
+              "max weight on a padding key: 0; above the decoder's diagonal: 0",
+              'max change of the 6 real encoder outputs: 0']:
         assert s in out, 'the demo should print %r:\n%s' % (s, out)
+
+
+def test_chapter_transcripts_are_the_demo_output():
+    """Each verbatim block marked '% transcript: ch04-masking' in the chapter
+    is a run of consecutive lines of the demo's output, character for character."""
+    out = demo_output()
+    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
+        text = f.read()
+    blocks = re.findall(r'% transcript: ch04-masking\n\\begin\{verbatim\}\n(.*?)'
+                        r'\\end\{verbatim\}', text, re.S)
+    assert len(blocks) >= 5, 'expected at least 5 transcripts, found %d' % len(blocks)
+    for b in blocks:
+        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
 
 
 def test_figure_data_by_algebra():
