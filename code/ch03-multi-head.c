@@ -155,8 +155,9 @@ static void cost_of_heads(void)
            with_commas(b1, mha_param_count(d, 8, 0)));
 }
 enum { S = 6, D = 16, H = 4, DK = 4 };  /* 6 tokens, d_model 16, 4 heads of 4 */
-static const char *const token[S] = { "the", "cat", "sat", "on", "the", "mat" };
-static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* vocabulary index */
+static const char *const sentence_tokens[S] = { "the", "cat", "sat", "on",
+                                              "the", "mat" };
+static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* index in a word list */
 static const int noun[S] = { 0, 1, 0, 0, 0, 1 };
 static const char *const head_role[H] = { "same word", "previous word", "nouns",
                                           "average" };
@@ -208,7 +209,7 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
     rng_fill_normal(rng, &noise[0][0], DK * DK, 0.0, 1.0);
     set_block(w_k, 3, noise);
 }
-static void sentence(int figure)
+static void hand_made_heads(int figure)
 {
     static double x[S * D], store[4 * D * D + 4 * D], out[S * D], w[H * S * S];
     static double work[2048], xq[S * D], xk[S * D], xv[S * D];
@@ -224,7 +225,7 @@ static void sentence(int figure)
     if (figure) {
         printf("# tokens:");
         for (int j = 0; j < S; j++)
-            printf(" %s", token[j]);
+            printf(" %s", sentence_tokens[j]);
         printf("\n");
         for (int i = 0; i < H; i++) {       /* rows only: gnuplot's matrix format */
             printf("%s# head %d: %s\n", i ? "\n\n" : "", i + 1, head_role[i]);
@@ -246,10 +247,10 @@ static void sentence(int figure)
     for (int i = 0; i < H; i++) {
         printf("head %d (%s):\n%6s", i + 1, head_role[i], "q\\k");
         for (int j = 0; j < S; j++)
-            printf("%6s", token[j]);
+            printf("%6s", sentence_tokens[j]);
         printf("\n");
         for (int r = 0; r < S; r++) {
-            printf("%6s", token[r]);
+            printf("%6s", sentence_tokens[r]);
             for (int j = 0; j < S; j++)
                 printf("%6.3f", w[(i * S + r) * S + j]);
             printf("\n");
@@ -346,13 +347,13 @@ int main(int argc, char **argv)
     cli_init(argv[0]);
     struct Options o = parse_options(argc, argv);
     if (o.figure)
-        sentence(1);
+        hand_made_heads(1);
     else if (o.data)
         data_mode(&o);
     else {
         two_implementations();
         cost_of_heads();
-        sentence(0);
+        hand_made_heads(0);
     }
     return 0;
 }

@@ -75,9 +75,10 @@ static struct Options parse_options(int argc, char **argv)
     return o;
 }
 enum { S = 6, D = 8, VOCAB = 6 };
-static const char *const token[S] = { "the", "cat", "sat", "on", "the", "mat" };
-static const int sentence[S] = { 0, 1, 2, 3, 0, 4 };
-static const int with_dog[S] = { 0, 1, 2, 3, 0, 5 };   /* "mat" becomes "dog" */
+static const char *const example_tokens[S] = { "the", "cat", "sat", "on",
+                                             "the", "mat" };
+static const int words_mat[S] = { 0, 1, 2, 3, 0, 4 };
+static const int words_dog[S] = { 0, 1, 2, 3, 0, 5 };  /* "mat" becomes "dog" */
 
 static void example(double *q, double *k, double *v, const int *words)
 {
@@ -133,7 +134,7 @@ static void print_figure_data(const double *const panel[3])
                              "zeroed after the softmax" };
     printf("# tokens:");
     for (int j = 0; j < S; j++)
-        printf(" %s", token[j]);
+        printf(" %s", example_tokens[j]);
     printf("\n");
     for (int n = 0; n < 3; n++) {       /* rows only: gnuplot's matrix format */
         printf("%s# %s\n", n ? "\n\n" : "", title[n]);
@@ -146,7 +147,7 @@ static void causal_example(int figure)
     double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S], wz[S * S];
     double m[S * S];
     unsigned char mask[S * S];
-    example(q, k, v, sentence);
+    example(q, k, v, words_mat);
     mask_causal(mask, S, S);
     attention_masked(out, w, q, k, v, mask, S, S, D, D, 1.0 / sqrt((double)D));
     weights_zeroed_after(out, wz, q, k, v, mask);
@@ -160,7 +161,7 @@ static void causal_example(int figure)
     printf("== Causal self-attention on \"the cat sat on the mat\" "
            "(one head, d_K = %d)\nweights Softmax(kappa Q K^T + M), "
            "M = -inf above the diagonal:\n", D);
-    print_weights(w, S, S, token, token);
+    print_weights(w, S, S, example_tokens, example_tokens);
 }
 static void renormalising_can_fail(void)
 {
@@ -183,7 +184,7 @@ static void zero_after_softmax(void)
     printf("\n== Zeroing the weights after the softmax instead of masking "
            "before it\n");
     for (int n = 1; n >= 0; n--) {          /* n = 1: ... dog, n = 0: ... mat */
-        example(q, k, v, n ? with_dog : sentence);
+        example(q, k, v, n ? words_dog : words_mat);
         attention_masked(right[n], w, q, k, v, mask, S, S, D, D,
                          1.0 / sqrt((double)D));
         weights_zeroed_after(zeroed[n], w, q, k, v, mask);
@@ -235,7 +236,7 @@ static void aligned_at_the_end(void)
     double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S];
     double out2[2 * D], w2[2 * S], kappa = 1.0 / sqrt((double)D);
     unsigned char mask[S * S], mask2[2 * S];
-    example(q, k, v, sentence);
+    example(q, k, v, words_mat);
     mask_causal(mask, S, S);
     mask_causal(mask2, 2, S);
     attention_masked(out, w, q, k, v, mask, S, S, D, D, kappa);
@@ -256,7 +257,7 @@ static const char *const src_token[SRC] = { "the", "cat", "sat", "on", "the",
 static const char *const tgt_token[TGT] = { "<s>", "die", "Katze", "saß",
                                             "auf", "der" };
 
-static MhaWeights layer(Rng *rng, double *store)
+static MhaWeights random_layer(Rng *rng, double *store)
 {
     rng_fill_normal(rng, store, 4 * DM * DM, 0.0, 1.0 / sqrt((double)DM));
     MhaWeights p = { DM, NH, store, store + DM * DM, store + 2 * DM * DM,
@@ -274,8 +275,9 @@ static void three_uses(void)
     double on_pad = 0.0, above = 0.0;
     Rng rng;
     rng_seed(&rng, 5);
-    MhaWeights p_enc = layer(&rng, store[0]), p_dec = layer(&rng, store[1]);
-    MhaWeights p_x = layer(&rng, store[2]);
+    MhaWeights p_enc = random_layer(&rng, store[0]);
+    MhaWeights p_dec = random_layer(&rng, store[1]);
+    MhaWeights p_x = random_layer(&rng, store[2]);
     rng_fill_normal(&rng, xs, SRC * DM, 0.0, 1.0);
     rng_fill_normal(&rng, xt, TGT * DM, 0.0, 1.0);
     mask_padding(pad, valid, SRC, SRC);         /* encoder: padding keys */
