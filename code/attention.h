@@ -3,21 +3,31 @@
 #define ATTN_ATTENTION_H
 
 /* Numerically stable softmax of one row:
-   p_j = exp(x_j - max_m x_m) / sum_m exp(x_m - max_m x_m).  p may alias x. n >= 1. */
+   p_j = exp(x_j - max_m x_m) / sum_m exp(x_m - max_m x_m).
+   p may alias x.  n >= 1. */
 void softmax(double *p, const double *x, int n);
-/* Backward of the softmax, beside its forward: given p = softmax(x) and dp = dL/dp,
-   write dx = dL/dx = p .* (dp - <p, dp>)   (J = diag(p) - p p^T is symmetric).
-   dx may alias dp. */
+/* Backward of the softmax, beside its forward: given p = softmax(x) and
+   dp = dL/dp, write dx = dL/dx = p .* (dp - <p, dp>)
+   (J = diag(p) - p p^T is symmetric).  dx may alias dp. */
 void softmax_backward(double *dx, const double *p, const double *dp, int n);
 /* Equation (2), one query vector: out_i[d_v] = sum_j w_ij v_j with
-   w_ij = softmax_j(kappa <q_i, k_j>); w_i[s_k] (caller-owned) receives the weights.
-   k is s_k x d_k and v is s_k x d_v, row-major. */
-void attention_query(double *out_i, double *w_i, const double *q_i, const double *k,
-                     const double *v, int s_k, int d_k, int d_v, double kappa);
-/* Equation (1), matrix form: out[s_q x d_v] = Softmax(kappa Q K^T) V, computed as
-   whole-matrix steps (matmul_bt, row softmax, matmul); w[s_q x s_k] (caller-owned)
-   receives the weights. */
+   w_ij = softmax_j(kappa <q_i, k_j>); w_i[s_k] (caller-owned) receives the
+   weights.  k is s_k x d_k and v is s_k x d_v, row-major. */
+void attention_query(double *out_i, double *w_i, const double *q_i,
+                     const double *k, const double *v, int s_k, int d_k,
+                     int d_v, double kappa);
+/* Equation (1), matrix form: out[s_q x d_v] = Softmax(kappa Q K^T) V,
+   computed as whole-matrix steps (matmul_bt, row softmax, matmul);
+   w[s_q x s_k] (caller-owned) receives the weights. */
 void attention(double *out, double *w, const double *q, const double *k,
-               const double *v, int s_q, int s_k, int d_k, int d_v, double kappa);
+               const double *v, int s_q, int s_k, int d_k, int d_v,
+               double kappa);
+/* Additive (Bahdanau) attention scores, for comparison:
+   e[i][j] = sum_a u_a tanh(hq_ia + hk_ja), where hq = Q U_q^T [s_q x d_a]
+   and hk = K U_k^T [s_k x d_a] are caller-owned scratch; U_q and U_k are
+   d_a x d_k, u has d_a entries, e is s_q x s_k. */
+void additive_scores(double *e, double *hq, double *hk, const double *q,
+                     const double *k, const double *u_q, const double *u_k,
+                     const double *u, int s_q, int s_k, int d_k, int d_a);
 
 #endif

@@ -11,30 +11,81 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: ch03-multi-head                 run the chapter's demo\n"
-        "       ch03-multi-head --figure        print the data of the heads figure\n"
+        "       ch03-multi-head --figure        print the heads figure's data\n"
         "       ch03-multi-head --q Q --k K --v V --heads H\n"
         "                       --wq WQ --wk WK --wv WV --wo WO\n"
         "                       [--bq BQ] [--bk BK] [--bv BV] [--bo BO]\n"
-        "                       [--mask causal|MASK] [--weights]\n"
+        "                       [--mask causal|MASK] [--key-padding P]\n"
+        "                       [--weights]\n"
         "\n"
-        "  Multi-head attention, equation (3): Concat(head_1..head_h) W_O + b_O,\n"
+        "  Multi-head attention, equation (3): Concat(head_1..h) W_O + b_O,\n"
         "  head_i = Attn(Q W_Q,i + b_Q,i, K W_K,i + b_K,i, V W_V,i + b_V,i).\n"
-        "  Q is s_Q x d_model, K and V are s_K x d_model; rows are vectors and\n"
-        "  the d_model x d_model weights multiply on the right (PyTorch stores\n"
-        "  their transposes); biases are 1 x d_model; H must divide d_model;\n"
-        "  head i uses columns i*d_model/H .. (i+1)*d_model/H - 1.\n"
-        "  --mask causal   query i attends to keys j <= i + s_K - s_Q (s_Q <= s_K)\n"
-        "  --mask MASK     an s_Q x s_K matrix file of 1 (may attend) and 0 (masked)\n"
-        "  --weights       print the H weight matrices (s_Q x s_K) instead\n"
-        "  A query whose keys are all masked gets zero weights and a zero head output.\n"
+        "  Q is s_Q x d_model, K and V are s_K x d_model; rows are vectors\n"
+        "  and the d_model x d_model weights multiply on the right (PyTorch\n"
+        "  stores their transposes); biases are 1 x d_model; H must divide\n"
+        "  d_model; counting from 0, head i uses columns i*d_model/H to\n"
+        "  (i+1)*d_model/H - 1, and --weights labels it 'head i+1'.\n"
+        "  --mask causal    query i sees keys j <= i + s_K - s_Q (s_Q <= s_K)\n"
+        "  --mask MASK      an s_Q x s_K file of 1 (may attend), 0 (masked)\n"
+        "  --key-padding P  a 1 x s_K file of 1 (token), 0 (padding); ANDed\n"
+        "                   with --mask\n"
+        "  --weights        print the H weight matrices (s_Q x s_K) instead\n"
+        "  A query whose keys are all masked gets zero weights and a zero\n"
+        "  output from every head.\n"
         "\n"
         "  多头注意力（式 (3)）。不带参数时运行本章的演示；数据模式读入矩阵文件，\n"
         "  输出 s_Q x d_model 的结果，或用 --weights 输出每个头的注意力权重。\n");
 }
-static MhaWeights random_weights(Rng *rng, double *store, int d, int h, int bias)
+struct Options {
+    const char *q, *k, *v, *w[4], *b[4];    /* w, b: for Q, K, V and O */
+    const char *mask, *key_padding;
+    int heads, weights, figure, data;   /* data: a data-mode option was given */
+};
+
+static struct Options parse_options(int argc, char **argv)
+{
+    enum { REQ = required_argument };
+    static const struct option options[] = {
+        { "q", REQ, 0, 'q' },     { "k", REQ, 0, 'k' },   { "v", REQ, 0, 'v' },
+        { "heads", REQ, 0, 'H' }, { "wq", REQ, 0, '0' },  { "wk", REQ, 0, '1' },
+        { "wv", REQ, 0, '2' },    { "wo", REQ, 0, '3' },  { "bq", REQ, 0, '4' },
+        { "bk", REQ, 0, '5' },    { "bv", REQ, 0, '6' },  { "bo", REQ, 0, '7' },
+        { "mask", REQ, 0, 'm' },  { "key-padding", REQ, 0, 'p' },
+        { "weights", no_argument, 0, 'w' },   { "figure", no_argument, 0, 'f' },
+        { "help", no_argument, 0, 'h' },      { 0, 0, 0, 0 },
+    };
+    struct Options o = { 0 };
+    int opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        switch (opt) {
+        case 'q': o.q = optarg; break;
+        case 'k': o.k = optarg; break;
+        case 'v': o.v = optarg; break;
+        case 'H': o.heads = (int)cli_long("--heads", optarg, 1, 1 << 20); break;
+        case '0': case '1': case '2': case '3': o.w[opt - '0'] = optarg; break;
+        case '4': case '5': case '6': case '7': o.b[opt - '4'] = optarg; break;
+        case 'm': o.mask = optarg; break;
+        case 'p': o.key_padding = optarg; break;
+        case 'w': o.weights = 1; break;
+        case 'f': o.figure = 1; break;
+        case 'h': usage(stdout); exit(0);
+        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
+        default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+        o.data |= opt != 'f';               /* any option but --figure */
+    }
+    if (optind < argc)
+        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (o.figure && o.data)
+        cli_fail("--figure takes no other options");
+    return o;
+}
+static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
+                                 int bias)
 {
     size_t dd = (size_t)d * d;
-    rng_fill_normal(rng, store, 4 * dd + 4 * (size_t)d, 0.0, 1.0 / sqrt((double)d));
+    rng_fill_normal(rng, store, 4 * dd + 4 * (size_t)d, 0, 1 / sqrt((double)d));
     MhaWeights p = { d, h, store, store + dd, store + 2 * dd, store + 3 * dd,
                      NULL, NULL, NULL, NULL };
     if (bias) {
@@ -47,8 +98,9 @@ static void two_implementations(void)
 {
     enum { d = 12, h = 3, s_q = 5, s_k = 7 };
     static double store[4 * d * d + 4 * d], q[s_q * d], k[s_k * d], v[s_k * d];
-    static double out1[s_q * d], out2[s_q * d], w1[h * s_q * s_k], w2[h * s_q * s_k];
-    static double work[4096];
+    static double out1[s_q * d], out2[s_q * d];
+    static double w1[h * s_q * s_k], w2[h * s_q * s_k];
+    static double work[1024];           /* mha_work_size(5, 7, 12, 3) is 384 */
     static unsigned char causal[s_q * s_k];
     Rng rng;
     rng_seed(&rng, 3);
@@ -56,23 +108,23 @@ static void two_implementations(void)
     rng_fill_normal(&rng, k, s_k * d, 0.0, 1.0);
     rng_fill_normal(&rng, v, s_k * d, 0.0, 1.0);
     mask_causal(causal, s_q, s_k);
-    printf("== Two implementations of equation (3): d_model = %d, h = %d, "
-           "s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
+    printf("== Two implementations of equation (3)\n"
+           "d_model = %d, h = %d, s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
     printf("%-28s %s\n", "", "max |packed - by head|");
     printf("%-28s %-12s %s\n", "", "outputs", "weights");
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 3; c++) {       /* no biases; biases; biases and a mask */
         Rng wrng;
         rng_seed(&wrng, 4);
         MhaWeights p = random_weights(&wrng, store, d, h, c > 0);
         const unsigned char *mask = c == 2 ? causal : NULL;
         mha_forward(out1, w1, work, &p, q, k, v, mask, s_q, s_k);
         mha_forward_by_head(out2, w2, work, &p, q, k, v, mask, s_q, s_k);
-        printf("%-28s %-12.3g %.3g\n",
-               c == 0 ? "no biases, no mask" : c == 1 ? "biases" : "biases, causal mask",
-               max_abs_diff(out1, out2, s_q * d), max_abs_diff(w1, w2, h * s_q * s_k));
+        const char *setting[3] = { "no biases, no mask", "biases",
+                                   "biases, causal mask" };
+        double d_out = max_abs_diff(out1, out2, s_q * d);
+        double d_w = max_abs_diff(w1, w2, h * s_q * s_k);
+        printf("%-28s %-12.3g %.3g\n", setting[c], d_out, d_w);
     }
-    if (mha_work_size(s_q, s_k, d, h) > sizeof work / sizeof work[0])
-        cli_fail("internal error: the demo's scratch space is too small");
 }
 static const char *with_commas(char *buf, long n)
 {
@@ -93,36 +145,38 @@ static void cost_of_heads(void)
     char b1[40], b2[40], b3[40];
     printf("\n== The cost of h heads: d_model = %d, self-attention over s = %d "
            "positions\n", d, s);
-    printf("%4s %5s %12s %15s %19s\n", "h", "d_K", "parameters", "multiply-adds",
-           "attention weights");
+    printf("%4s %5s %12s %15s %19s\n", "h", "d_K", "parameters",
+           "multiply-adds", "attention weights");
     for (int h = 1; h <= 16; h *= 2)
         printf("%4d %5d %12s %15s %19s\n", h, d / h,
                with_commas(b1, mha_param_count(d, h, 1)),
                with_commas(b2, mha_multiply_adds(s, s, d, h)),
                with_commas(b3, (long)h * s * s));
-    printf("without biases: %s parameters\n", with_commas(b1, mha_param_count(d, 8, 0)));
+    printf("without biases: %s parameters\n",
+           with_commas(b1, mha_param_count(d, 8, 0)));
 }
-enum { S = 6, D = 16, H = 4, DK = 4 };      /* 6 tokens, d_model 16, 4 heads of 4 */
-static const char *const token[S] = { "the", "cat", "sat", "on", "the", "mat" };
-static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* index in the vocabulary */
+enum { S = 6, D = 16, H = 4, DK = 4 };  /* 6 tokens, d_model 16, 4 heads of 4 */
+static const char *const sentence_tokens[S] = { "the", "cat", "sat", "on",
+                                              "the", "mat" };
+static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* index in a word list */
 static const int noun[S] = { 0, 1, 0, 0, 0, 1 };
 static const char *const head_role[H] = { "same word", "previous word", "nouns",
                                           "average" };
-static const double theta = M_PI / 6;       /* position code: angle per position */
-static const double sharp = 6.0;            /* kappa a^2: how peaked a head is */
+static const double theta = M_PI / 6;   /* position code: angle per position */
+static const double sharp = 6.0;        /* kappa a^2: how peaked a head is */
 static void sentence_input(double *x, Rng *rng)
 {
-    double emb[5][DK];                      /* one unit vector per vocabulary word */
+    double emb[5][DK];                  /* a unit vector per vocabulary word */
     rng_fill_normal(rng, &emb[0][0], 5 * DK, 0.0, 1.0);
     for (int w = 0; w < 5; w++) {
-        double n = 0.0;
+        double n = 0.0;                         /* |e_w|^2 */
         for (int c = 0; c < DK; c++)
             n += emb[w][c] * emb[w][c];
         for (int c = 0; c < DK; c++)
             emb[w][c] /= sqrt(n);
     }
     for (int p = 0; p < S; p++) {
-        double *x_p = x + p * D;            /* [word | position | features | content] */
+        double *x_p = x + p * D;    /* [word | position | features | content] */
         for (int c = 0; c < DK; c++)
             x_p[c] = emb[word_of[p]][c];
         x_p[4] = cos(theta * p), x_p[5] = sin(theta * p);
@@ -147,22 +201,22 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
                                  { 0, 0, a, 0 }, { 0, 0, 0, a } };
     double rotate_back[DK][DK] = { { c1, -s1, 0, 0 }, { s1, c1, 0, 0 },
                                    { 0, 0, c2, -s2 }, { 0, 0, s2, c2 } };
-    double ask_const[DK][DK] = { { a, 0, 0, 0 } };      /* row 0: constant 1 */
-    double offer_noun[DK][DK] = { { 0 }, { a, 0, 0, 0 } }; /* row 1: noun flag */
+    double ask_const[DK][DK] = { { a, 0, 0, 0 } };           /* row 0: constant 1 */
+    double offer_noun[DK][DK] = { { 0 }, { a, 0, 0, 0 } };   /* row 1: noun flag */
     set_block(w_q, 0, scaled_id), set_block(w_k, 0, scaled_id);
     set_block(w_q, 1, rotate_back), set_block(w_k, 1, scaled_id);
     set_block(w_q, 2, ask_const), set_block(w_k, 2, offer_noun);
-    double noise[DK][DK];                   /* head 4: any keys, no question asked */
+    double noise[DK][DK];               /* head 4: any keys, no question */
     rng_fill_normal(rng, &noise[0][0], DK * DK, 0.0, 1.0);
     set_block(w_k, 3, noise);
 }
-static void sentence(int figure)
+static void hand_made_heads(int figure)
 {
     static double x[S * D], store[4 * D * D + 4 * D], out[S * D], w[H * S * S];
     static double work[2048], xq[S * D], xk[S * D], xv[S * D];
     Rng rng;
     rng_seed(&rng, 7);
-    MhaWeights p = random_weights(&rng, store, D, H, 0);   /* random W_V and W_O */
+    MhaWeights p = random_weights(&rng, store, D, H, 0);   /* W_V, W_O random */
     double *w_q = store, *w_k = store + D * D;
     for (int c = 0; c < D * D; c++)
         w_q[c] = w_k[c] = 0.0;
@@ -172,9 +226,9 @@ static void sentence(int figure)
     if (figure) {
         printf("# tokens:");
         for (int j = 0; j < S; j++)
-            printf(" %s", token[j]);
+            printf(" %s", sentence_tokens[j]);
         printf("\n");
-        for (int i = 0; i < H; i++) {              /* rows only: gnuplot's matrix format */
+        for (int i = 0; i < H; i++) {       /* rows only: gnuplot's matrix format */
             printf("%s# head %d: %s\n", i ? "\n\n" : "", i + 1, head_role[i]);
             for (int r = 0; r < S; r++)
                 for (int j = 0; j < S; j++)
@@ -185,43 +239,47 @@ static void sentence(int figure)
     mha_project(xq, x, p.w_q, NULL, S, D, D);
     mha_project(xk, x, p.w_k, NULL, S, D, D);
     mha_project(xv, x, p.w_v, NULL, S, D, D);
-    printf("\n== Self-attention on \"the cat sat on the mat\": d_model = %d, "
-           "h = %d hand-made heads\n", D, H);
-    printf("one input X (%d x %d) as Q, K and V; after projection:\n", S, D);
-    printf("max |X W_Q - X W_K| = %.3f, max |X W_K - X W_V| = %.3f, "
-           "max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xk, S * D),
-           max_abs_diff(xk, xv, S * D), max_abs_diff(xq, xv, S * D));
+    printf("\n== Self-attention on \"the cat sat on the mat\"\n"
+           "d_model = %d, h = %d hand-made heads\n", D, H);
+    printf("one input X (%d x %d) as Q, K and V; after projection\n", S, D);
+    printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
+    printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
+    printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
     for (int i = 0; i < H; i++) {
-        printf("head %d (%s):\n%6s", i + 1, head_role[i], "");
+        printf("head %d (%s):\n%6s", i + 1, head_role[i], "q\\k");
         for (int j = 0; j < S; j++)
-            printf("%6s", token[j]);
+            printf("%6s", sentence_tokens[j]);
         printf("\n");
         for (int r = 0; r < S; r++) {
-            printf("%6s", token[r]);
+            printf("%6s", sentence_tokens[r]);
             for (int j = 0; j < S; j++)
                 printf("%6.3f", w[(i * S + r) * S + j]);
             printf("\n");
         }
     }
 }
-struct Options {
-    const char *q, *k, *v, *w[4], *b[4], *mask;   /* w, b: Q, K, V, O */
-    int heads, weights, figure, data;
-};
-
 static const char *const w_opt[4] = { "--wq", "--wk", "--wv", "--wo" };
 static const char *const b_opt[4] = { "--bq", "--bk", "--bv", "--bo" };
 
+static const char *first_missing(const struct Options *o)
+{
+    const char *given[8] = { o->q, o->k, o->v, o->heads ? "" : NULL,
+                             o->w[0], o->w[1], o->w[2], o->w[3] };
+    const char *name[8] = { "--q", "--k", "--v", "--heads",
+                            "--wq", "--wk", "--wv", "--wo" };
+    for (int n = 0; n < 8; n++)
+        if (!given[n])
+            return name[n];
+    return NULL;
+}
+
 static void data_mode(const struct Options *o)
 {
-    const char *need[8] = { o->q, o->k, o->v, o->heads ? "" : NULL,
-                            o->w[0], o->w[1], o->w[2], o->w[3] };
-    const char *name[8] = { "--q", "--k", "--v", "--heads", "--wq", "--wk", "--wv", "--wo" };
-    for (int n = 0; n < 8; n++)
-        if (!need[n])
-            cli_fail("data mode needs --q, --k, --v, --heads, --wq, --wk, --wv and --wo; "
-                     "%s is missing (try --help)", name[n]);
-    Matrix q = mat_load(o->q), k = mat_load(o->k), v = mat_load(o->v), w[4], b[4];
+    if (first_missing(o))
+        cli_fail("data mode needs --q, --k, --v, --heads, --wq, --wk, --wv "
+                 "and --wo; %s is missing (try --help)", first_missing(o));
+    Matrix q = mat_load(o->q), k = mat_load(o->k), v = mat_load(o->v);
+    Matrix w[4], b[4];
     int d = q.cols, s_q = q.rows, s_k = k.rows;
     if (k.cols != d || v.cols != d)
         cli_fail("%s: Q, K and V must all be d_model wide, but Q has %d columns, "
@@ -234,23 +292,42 @@ static void data_mode(const struct Options *o)
     for (int n = 0; n < 4; n++) {
         w[n] = mat_load(o->w[n]);
         if (w[n].rows != d || w[n].cols != d)
-            cli_fail("%s %s: the weight is %d x %d, but it must be d_model x d_model = "
-                     "%d x %d", w_opt[n], o->w[n], w[n].rows, w[n].cols, d, d);
+            cli_fail("%s %s: the weight is %d x %d, but it must be d_model x "
+                     "d_model = %d x %d", w_opt[n], o->w[n], w[n].rows, w[n].cols,
+                     d, d);
     }
     for (int n = 0; n < 4; n++) {
         b[n] = (Matrix){ 0, 0, NULL };
         if (o->b[n] && ((b[n] = mat_load(o->b[n])).rows != 1 || b[n].cols != d))
-            cli_fail("%s %s: the bias is %d x %d, but it must be 1 x d_model = 1 x %d",
-                     b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
+            cli_fail("%s %s: the bias is %d x %d, but it must be 1 x d_model "
+                     "= 1 x %d", b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask = o->mask ? mask_load("--mask", o->mask, s_q, s_k) : NULL;
+    unsigned char *mask = NULL;
+    if (o->mask)
+        mask = mask_load("--mask", o->mask, s_q, s_k);
+    if (o->key_padding) {
+        if (strcmp(o->key_padding, "causal") == 0)
+            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
+                     "0 (padding), not 'causal'");
+        unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
+        unsigned char *pad = malloc((size_t)s_q * s_k);
+        if (!pad)
+            cli_fail("out of memory");
+        mask_padding(pad, valid, s_q, s_k);
+        if (mask)
+            mask_and(mask, pad, s_q, s_k), free(pad);
+        else
+            mask = pad;
+        free(valid);
+    }
     MhaWeights p = { d, o->heads, w[0].data, w[1].data, w[2].data, w[3].data,
                      b[0].data, b[1].data, b[2].data, b[3].data };
     Matrix out = mat_new(s_q, d), wts = mat_new(o->heads * s_q, s_k);
     double *work = malloc(mha_work_size(s_q, s_k, d, o->heads) * sizeof *work);
     if (!work)
         cli_fail("out of memory");
-    mha_forward(out.data, wts.data, work, &p, q.data, k.data, v.data, mask, s_q, s_k);
+    mha_forward(out.data, wts.data, work, &p, q.data, k.data, v.data, mask,
+                s_q, s_k);
     if (!o->weights)
         mat_write(stdout, &out);
     else
@@ -269,48 +346,15 @@ static void data_mode(const struct Options *o)
 int main(int argc, char **argv)
 {
     cli_init(argv[0]);
-    struct Options o = { 0 };
-    static const struct option options[] = {
-        { "q", required_argument, 0, 'q' },  { "k", required_argument, 0, 'k' },
-        { "v", required_argument, 0, 'v' },  { "heads", required_argument, 0, 'H' },
-        { "wq", required_argument, 0, '0' }, { "wk", required_argument, 0, '1' },
-        { "wv", required_argument, 0, '2' }, { "wo", required_argument, 0, '3' },
-        { "bq", required_argument, 0, '4' }, { "bk", required_argument, 0, '5' },
-        { "bv", required_argument, 0, '6' }, { "bo", required_argument, 0, '7' },
-        { "mask", required_argument, 0, 'm' }, { "weights", no_argument, 0, 'w' },
-        { "figure", no_argument, 0, 'f' },   { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (opt) {
-        case 'q': o.q = optarg, o.data = 1; break;
-        case 'k': o.k = optarg, o.data = 1; break;
-        case 'v': o.v = optarg, o.data = 1; break;
-        case 'H': o.heads = (int)cli_long("--heads", optarg, 1, 1000000), o.data = 1; break;
-        case '0': case '1': case '2': case '3': o.w[opt - '0'] = optarg, o.data = 1; break;
-        case '4': case '5': case '6': case '7': o.b[opt - '4'] = optarg, o.data = 1; break;
-        case 'm': o.mask = optarg, o.data = 1; break;
-        case 'w': o.weights = 1, o.data = 1; break;
-        case 'f': o.figure = 1; break;
-        case 'h': usage(stdout); return 0;
-        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
-        default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
-    if (o.figure && o.data)
-        cli_fail("--figure takes no other options");
+    struct Options o = parse_options(argc, argv);
     if (o.figure)
-        sentence(1);
+        hand_made_heads(1);
     else if (o.data)
         data_mode(&o);
     else {
         two_implementations();
         cost_of_heads();
-        sentence(0);
+        hand_made_heads(0);
     }
     return 0;
 }

@@ -13,26 +13,72 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: ch04-masking                    run the chapter's demo\n"
-        "       ch04-masking --figure           print the data of the causal-mask figure\n"
+        "       ch04-masking --figure           print the mask figure's data\n"
         "       ch04-masking --q Q --k K --v V [--scale S]\n"
-        "                    [--mask causal|MASK] [--key-padding P] [--weights]\n"
+        "                    [--mask causal|MASK] [--key-padding P]\n"
+        "                    [--weights]\n"
         "\n"
         "  Masked attention: Softmax(kappa Q K^T + M) V, M_ij = 0 where\n"
-        "  query i may attend to key j and -infinity where not.  Q is s_Q x d_K,\n"
-        "  K is s_K x d_K, V is s_K x d_V; kappa = S (default 1/sqrt(d_K)).\n"
-        "  --mask causal    query i attends to keys j <= i + s_K - s_Q (s_Q <= s_K)\n"
-        "  --mask MASK      an s_Q x s_K matrix file of 1 (may attend) and 0 (masked)\n"
-        "  --key-padding P  a 1 x s_K file: 1 for a token, 0 for padding (ANDed with\n"
-        "                   --mask)\n"
+        "  query i may attend to key j and -infinity where not.  Q is\n"
+        "  s_Q x d_K, K is s_K x d_K, V is s_K x d_V; kappa = S (default\n"
+        "  1/sqrt(d_K)).\n"
+        "  --mask causal    query i sees keys j <= i + s_K - s_Q (s_Q <= s_K)\n"
+        "  --mask MASK      an s_Q x s_K file of 1 (may attend), 0 (masked)\n"
+        "  --key-padding P  a 1 x s_K file of 1 (token), 0 (padding); ANDed\n"
+        "                   with --mask\n"
         "  --weights        print the s_Q x s_K weights instead of the output\n"
-        "  A query whose keys are all masked gets zero weights and a zero output.\n"
+        "  A query whose keys are all masked gets zero weights and a zero\n"
+        "  output.\n"
         "\n"
         "  带掩码的注意力。不带参数时运行本章的演示；数据模式读入\n"
         "  Q、K、V 和掩码，输出结果或注意力权重。全被屏蔽的查询得到全零的输出。\n");
 }
+struct Options {
+    const char *q, *k, *v, *mask, *key_padding;
+    double scale;                       /* 0: the default 1/sqrt(d_K) */
+    int weights, figure, data;          /* data: a data-mode option was given */
+};
+
+static struct Options parse_options(int argc, char **argv)
+{
+    enum { REQ = required_argument };
+    static const struct option options[] = {
+        { "q", REQ, 0, 'q' },     { "k", REQ, 0, 'k' },   { "v", REQ, 0, 'v' },
+        { "scale", REQ, 0, 's' }, { "mask", REQ, 0, 'm' },
+        { "key-padding", REQ, 0, 'p' },
+        { "weights", no_argument, 0, 'w' },   { "figure", no_argument, 0, 'f' },
+        { "help", no_argument, 0, 'h' },      { 0, 0, 0, 0 },
+    };
+    struct Options o = { 0 };
+    int opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        switch (opt) {
+        case 'q': o.q = optarg; break;
+        case 'k': o.k = optarg; break;
+        case 'v': o.v = optarg; break;
+        case 's': o.scale = cli_double("--scale", optarg, 1e-300, 1e300); break;
+        case 'm': o.mask = optarg; break;
+        case 'p': o.key_padding = optarg; break;
+        case 'w': o.weights = 1; break;
+        case 'f': o.figure = 1; break;
+        case 'h': usage(stdout); exit(0);
+        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
+        default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+        o.data |= opt != 'f';               /* any option but --figure */
+    }
+    if (optind < argc)
+        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (o.figure && o.data)
+        cli_fail("--figure takes no other options");
+    return o;
+}
 enum { S = 6, D = 8, VOCAB = 6 };
-static const char *const token[S] = { "the", "cat", "sat", "on", "the", "mat" };
-static const int sentence[S] = { 0, 1, 2, 3, 0, 4 }, with_dog[S] = { 0, 1, 2, 3, 0, 5 };
+static const char *const example_tokens[S] = { "the", "cat", "sat", "on",
+                                             "the", "mat" };
+static const int words_mat[S] = { 0, 1, 2, 3, 0, 4 };
+static const int words_dog[S] = { 0, 1, 2, 3, 0, 5 };  /* "mat" becomes "dog" */
 
 static void example(double *q, double *k, double *v, const int *words)
 {
@@ -48,19 +94,19 @@ static void example(double *q, double *k, double *v, const int *words)
     mha_project(k, x, w[1], NULL, S, D, D);
     mha_project(v, x, w[2], NULL, S, D, D);
 }
-/* printf's widths count bytes; pad by characters so that "saß" lines up. */
 static void print_token(const char *t, int width)
 {
     int chars = 0;
     for (const char *c = t; *c; c++)
-        chars += ((unsigned char)*c & 0xC0) != 0x80;    /* not a continuation byte */
+        chars += ((unsigned char)*c & 0xC0) != 0x80;    /* UTF-8 lead bytes */
     printf("%*s%s", width > chars ? width - chars : 0, "", t);
 }
 
 static void print_weights(const double *w, int rows, int cols,
-                          const char *const *row_token, const char *const *col_token)
+                          const char *const *row_token,
+                          const char *const *col_token)
 {
-    printf("%6s", "");
+    printf("%6s", "q\\k");                  /* rows: queries, columns: keys */
     for (int j = 0; j < cols; j++)
         print_token(col_token[j], 7);
     printf("\n");
@@ -75,43 +121,59 @@ static void print_weights(const double *w, int rows, int cols,
    weights.  Rows no longer sum to 1, and masked scores still shape the rest. */
 static void weights_zeroed_after(double *out, double *w, const double *q,
                                  const double *k, const double *v,
-                                 const unsigned char *mask, int s_q, int s_k, int d)
+                                 const unsigned char *mask)
 {
-    attention(out, w, q, k, v, s_q, s_k, d, d, 1.0 / sqrt((double)d));
-    for (int ij = 0; ij < s_q * s_k; ij++)
+    attention(out, w, q, k, v, S, S, D, D, 1.0 / sqrt((double)D));
+    for (int ij = 0; ij < S * S; ij++)
         w[ij] *= mask[ij];
-    matmul(out, w, v, s_q, s_k, d);
+    matmul(out, w, v, S, S, D);
+}
+static void print_figure_data(const double *const panel[3])
+{
+    const char *title[3] = { "causal mask", "-inf before the softmax",
+                             "zeroed after the softmax" };
+    printf("# tokens:");
+    for (int j = 0; j < S; j++)
+        printf(" %s", example_tokens[j]);
+    printf("\n");
+    for (int n = 0; n < 3; n++) {       /* rows only: gnuplot's matrix format */
+        printf("%s# %s\n", n ? "\n\n" : "", title[n]);
+        for (int ij = 0; ij < S * S; ij++)
+            printf("%.9g%c", panel[n][ij], ij % S + 1 < S ? ' ' : '\n');
+    }
 }
 static void causal_example(int figure)
 {
     double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S], wz[S * S];
-    unsigned char mask[S * S];
     double m[S * S];
-    example(q, k, v, sentence);
+    unsigned char mask[S * S];
+    example(q, k, v, words_mat);
     mask_causal(mask, S, S);
     attention_masked(out, w, q, k, v, mask, S, S, D, D, 1.0 / sqrt((double)D));
-    weights_zeroed_after(out, wz, q, k, v, mask, S, S, D);
+    weights_zeroed_after(out, wz, q, k, v, mask);
     for (int ij = 0; ij < S * S; ij++)
         m[ij] = mask[ij];
     if (figure) {
         const double *panel[3] = { m, w, wz };
-        const char *title[3] = { "causal mask", "-inf before the softmax",
-                                 "zeroed after the softmax" };
-        printf("# tokens:");
-        for (int j = 0; j < S; j++)
-            printf(" %s", token[j]);
-        printf("\n");
-        for (int n = 0; n < 3; n++) {              /* rows only: gnuplot's matrix format */
-            printf("%s# %s\n", n ? "\n\n" : "", title[n]);
-            for (int ij = 0; ij < S * S; ij++)
-                printf("%.9g%c", panel[n][ij], ij % S + 1 < S ? ' ' : '\n');
-        }
+        print_figure_data(panel);
         return;
     }
-    printf("== Causal self-attention on \"the cat sat on the mat\" (one head, "
-           "d_K = %d)\nweights Softmax(kappa Q K^T + M), M = -inf above the "
-           "diagonal:\n", D);
-    print_weights(w, S, S, token, token);
+    printf("== Causal self-attention on \"the cat sat on the mat\" "
+           "(one head, d_K = %d)\nweights Softmax(kappa Q K^T + M), "
+           "M = -inf above the diagonal:\n", D);
+    print_weights(w, S, S, example_tokens, example_tokens);
+}
+static void renormalising_can_fail(void)
+{
+    double scores[2] = { 0.0, 800.0 }, masked[2] = { 0.0, -INFINITY }, p[2];
+    softmax(p, scores, 2);
+    p[1] = 0.0;                             /* zero the masked weight */
+    double sum = p[0] + p[1];               /* 0: e^-800 underflowed */
+    printf("scores (0, 800), key 2 masked:\n");
+    printf("  zeroed, renormalised (0/0):  %s %s\n",
+           isnan(p[0] / sum) ? "NaN" : "?", isnan(p[1] / sum) ? "NaN" : "?");
+    softmax(p, masked, 2);
+    printf("  -inf before the softmax:     %g %g\n", p[0], p[1]);
 }
 static void zero_after_softmax(void)
 {
@@ -119,16 +181,15 @@ static void zero_after_softmax(void)
     double right[2][S * D], zeroed[2][S * D];
     unsigned char mask[S * S];
     mask_causal(mask, S, S);
-    for (int n = 0; n < 2; n++) {           /* n = 0: ... mat, n = 1: ... dog */
-        example(q, k, v, n ? with_dog : sentence);
-        attention_masked(right[n], w, q, k, v, mask, S, S, D, D, 1.0 / sqrt((double)D));
-        weights_zeroed_after(zeroed[n], w, q, k, v, mask, S, S, D);
+    printf("\n== Zeroing the weights after the softmax instead of masking "
+           "before it\n");
+    for (int n = 1; n >= 0; n--) {          /* n = 1: ... dog, n = 0: ... mat */
+        example(q, k, v, n ? words_dog : words_mat);
+        attention_masked(right[n], w, q, k, v, mask, S, S, D, D,
+                         1.0 / sqrt((double)D));
+        weights_zeroed_after(zeroed[n], w, q, k, v, mask);
     }
-    double out[S * D];
-    example(q, k, v, sentence);
-    weights_zeroed_after(out, w, q, k, v, mask, S, S, D);
-    printf("\n== Zeroing the weights after the softmax instead of masking before it\n");
-    printf("row sums of the zeroed weights:");
+    printf("row sums (zeroed after the softmax):");
     for (int i = 0; i < S; i++) {
         double sum = 0.0;
         for (int j = 0; j < S; j++)
@@ -138,23 +199,15 @@ static void zero_after_softmax(void)
     printf("\n");
     printf("change \"mat\" into \"dog\": largest change in the outputs of "
            "positions 1-5\n");
-    printf("  -inf before the softmax:  %.3g\n",
-           max_abs_diff(right[0], right[1], (S - 1) * D));
-    printf("  zeroed after the softmax: %.3g\n",
+    printf("  -inf before the softmax:  %.3g\n"
+           "  zeroed after the softmax: %.3g\n",
+           max_abs_diff(right[0], right[1], (S - 1) * D),
            max_abs_diff(zeroed[0], zeroed[1], (S - 1) * D));
-    double scores[2] = { 0.0, 800.0 }, p[2], masked[2] = { 0.0, -INFINITY };
-    softmax(p, scores, 2);
-    p[1] = 0.0;                                 /* zero the masked weight */
-    double sum = p[0] + p[1];
-    printf("scores (0, 800), key 2 masked:\n");
-    printf("  zeroed and renormalised:  %s %s\n", isnan(p[0] / sum) ? "NaN" : "?",
-           isnan(p[1] / sum) ? "NaN" : "?");
-    softmax(p, masked, 2);
-    printf("  -inf before the softmax:  %g %g\n", p[0], p[1]);
+    renormalising_can_fail();
 }
 static void print_row(const char *label, const double *x, int n)
 {
-    printf("  %-34s", label);
+    printf("  %-36s", label);
     for (int j = 0; j < n; j++)
         isnan(x[j]) ? printf(" NaN") : printf(" %g", x[j]);
     printf("\n");
@@ -173,35 +226,38 @@ static void all_keys_masked(void)
     for (int j = 0; j < 4; j++)
         x[j] = -DBL_MAX;
     softmax(p, x, 4);
-    print_row("most negative double, then softmax:", p, 4);
+    print_row("-DBL_MAX, then the stable softmax:", p, 4);
     attention_masked(out, p, q, k, v, none, 1, 4, 2, 1, 1.0);
     print_row("attention_masked, weights:", p, 4);
     print_row("attention_masked, output:", out, 1);
 }
 static void aligned_at_the_end(void)
 {
-    double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S], out2[2 * D], w2[2 * S];
+    double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S];
+    double out2[2 * D], w2[2 * S], kappa = 1.0 / sqrt((double)D);
     unsigned char mask[S * S], mask2[2 * S];
-    example(q, k, v, sentence);
+    example(q, k, v, words_mat);
     mask_causal(mask, S, S);
     mask_causal(mask2, 2, S);
-    attention_masked(out, w, q, k, v, mask, S, S, D, D, 1.0 / sqrt((double)D));
-    attention_masked(out2, w2, q + (S - 2) * D, k, v, mask2, 2, S, D, D,
-                     1.0 / sqrt((double)D));
-    printf("\n== The causal mask with s_Q = 2 < s_K = 6 (aligned at the end)\n");
+    attention_masked(out, w, q, k, v, mask, S, S, D, D, kappa);
+    attention_masked(out2, w2, q + (S - 2) * D, k, v, mask2, 2, S, D, D, kappa);
+    printf("\n== The causal mask with s_Q = 2 < s_K = 6 "
+           "(aligned at the end)\n");
     printf("mask rows: ");
     for (int ij = 0; ij < 2 * S; ij++)
         printf("%d%s", mask2[ij], ij == S - 1 ? " / " : "");
-    printf("\nmax |last 2 queries alone - last 2 rows of the full sequence|: "
-           "outputs %g, weights %g\n", max_abs_diff(out2, out + (S - 2) * D, 2 * D),
+    printf("\nthe last 2 queries alone against the last 2 rows of the whole:\n"
+           "  max |difference|: outputs %g, weights %g\n",
+           max_abs_diff(out2, out + (S - 2) * D, 2 * D),
            max_abs_diff(w2, w + (S - 2) * S, 2 * S));
 }
 enum { SRC = 8, TGT = 6, DM = 8, NH = 2 };
-static const char *const src_token[SRC] = { "the", "cat", "sat", "on", "the", "mat",
-                                            "<pad>", "<pad>" };
-static const char *const tgt_token[TGT] = { "<s>", "die", "Katze", "saß", "auf", "der" };
+static const char *const src_token[SRC] = { "the", "cat", "sat", "on", "the",
+                                            "mat", "<pad>", "<pad>" };
+static const char *const tgt_token[TGT] = { "<s>", "die", "Katze", "saß",
+                                            "auf", "der" };
 
-static MhaWeights layer(Rng *rng, double *store)
+static MhaWeights random_layer(Rng *rng, double *store)
 {
     rng_fill_normal(rng, store, 4 * DM * DM, 0.0, 1.0 / sqrt((double)DM));
     MhaWeights p = { DM, NH, store, store + DM * DM, store + 2 * DM * DM,
@@ -212,53 +268,49 @@ static void three_uses(void)
 {
     static double store[3][4 * DM * DM], xs[SRC * DM], xt[TGT * DM], work[1024];
     static double enc[SRC * DM], enc2[SRC * DM], dec[TGT * DM], cross[TGT * DM];
-    static double w_enc[NH * SRC * SRC], w_dec[NH * TGT * TGT], w_x[NH * TGT * SRC];
+    static double w_enc[NH * SRC * SRC], w_dec[NH * TGT * TGT];
+    static double w_x[NH * TGT * SRC];
     static unsigned char pad[SRC * SRC], causal[TGT * TGT], src_pad[TGT * SRC];
     const unsigned char valid[SRC] = { 1, 1, 1, 1, 1, 1, 0, 0 };
+    double on_pad = 0.0, above = 0.0;
     Rng rng;
     rng_seed(&rng, 5);
-    MhaWeights p_enc = layer(&rng, store[0]), p_dec = layer(&rng, store[1]),
-               p_x = layer(&rng, store[2]);
+    MhaWeights p_enc = random_layer(&rng, store[0]);
+    MhaWeights p_dec = random_layer(&rng, store[1]);
+    MhaWeights p_x = random_layer(&rng, store[2]);
     rng_fill_normal(&rng, xs, SRC * DM, 0.0, 1.0);
     rng_fill_normal(&rng, xt, TGT * DM, 0.0, 1.0);
     mask_padding(pad, valid, SRC, SRC);         /* encoder: padding keys */
     mask_causal(causal, TGT, TGT);              /* decoder: the future */
-    mask_padding(src_pad, valid, TGT, SRC);     /* cross: padding keys of the source */
+    mask_padding(src_pad, valid, TGT, SRC);     /* cross: the source's padding */
     mha_forward(enc, w_enc, work, &p_enc, xs, xs, xs, pad, SRC, SRC);
     mha_forward(dec, w_dec, work, &p_dec, xt, xt, xt, causal, TGT, TGT);
     mha_forward(cross, w_x, work, &p_x, dec, enc, enc, src_pad, TGT, SRC);
-    double on_pad = 0.0, above = 0.0;
-    for (int i = 0; i < NH * SRC; i++)
+    for (int r = 0; r < NH * SRC; r++)
         for (int j = 6; j < SRC; j++)
-            on_pad = fmax(on_pad, w_enc[i * SRC + j]);
-    for (int i = 0; i < NH * TGT; i++)
+            on_pad = fmax(on_pad, w_enc[r * SRC + j]);
+    for (int r = 0; r < NH * TGT; r++)
         for (int j = 6; j < SRC; j++)
-            on_pad = fmax(on_pad, w_x[i * SRC + j]);
-    for (int i = 0; i < NH * TGT; i++)
-        for (int j = i % TGT + 1; j < TGT; j++)
-            above = fmax(above, w_dec[i * TGT + j]);
-    rng_fill_normal(&rng, xs + 6 * DM, 2 * DM, 0.0, 1.0);   /* other padding vectors */
+            on_pad = fmax(on_pad, w_x[r * SRC + j]);
+    for (int r = 0; r < NH * TGT; r++)
+        for (int j = r % TGT + 1; j < TGT; j++)
+            above = fmax(above, w_dec[r * TGT + j]);
+    rng_fill_normal(&rng, xs + 6 * DM, 2 * DM, 0.0, 1.0);
     mha_forward(enc2, w_enc, work, &p_enc, xs, xs, xs, pad, SRC, SRC);
-    printf("\n== The three uses of attention (d_model = %d, h = %d; head 1 shown)\n",
-           DM, NH);
+    printf("\n== The three uses of attention (d_model = %d, h = %d; "
+           "head 1 shown)\n", DM, NH);
     printf("1. encoder self-attention, padding mask (%d x %d):\n", SRC, SRC);
     print_weights(w_enc, SRC, SRC, src_token, src_token);
     printf("2. masked decoder self-attention, causal mask (%d x %d):\n", TGT, TGT);
     print_weights(w_dec, TGT, TGT, tgt_token, tgt_token);
-    printf("3. encoder-decoder attention: Q from the decoder, K and V from the "
-           "encoder (%d x %d):\n", TGT, SRC);
+    printf("3. encoder-decoder attention, padding mask (%d x %d); Q from the\n"
+           "   decoder, K and V from the encoder:\n", TGT, SRC);
     print_weights(w_x, TGT, SRC, tgt_token, src_token);
-    printf("largest weight on a padding key: %g; above the decoder's diagonal: %g\n",
-           on_pad, above);
-    printf("other padding vectors: largest change in the 6 real encoder outputs: %g\n",
-           max_abs_diff(enc, enc2, 6 * DM));
+    printf("max weight on a padding key: %g; above the decoder's diagonal: "
+           "%g\n", on_pad, above);
+    printf("new padding vectors -> max change of the 6 real encoder outputs: "
+           "%g\n", max_abs_diff(enc, enc2, 6 * DM));
 }
-struct Options {
-    const char *q, *k, *v, *mask, *key_padding;
-    double scale;                           /* 0: the default 1/sqrt(d_K) */
-    int weights, figure, data;
-};
-
 static void data_mode(const struct Options *o)
 {
     if (!o->q || !o->k || !o->v)
@@ -266,17 +318,20 @@ static void data_mode(const struct Options *o)
                  !o->q ? "--q" : !o->k ? "--k" : "--v");
     Matrix q = mat_load(o->q), k = mat_load(o->k), v = mat_load(o->v);
     int s_q = q.rows, s_k = k.rows, d_k = q.cols, d_v = v.cols;
+    double kappa = o->scale > 0 ? o->scale : 1.0 / sqrt((double)d_k);
     if (k.cols != d_k)
-        cli_fail("%s: K has %d columns but Q has %d; queries and keys must have the "
-                 "same d_K", o->k, k.cols, d_k);
+        cli_fail("%s: K has %d columns but Q has %d; queries and keys must "
+                 "have the same d_K", o->k, k.cols, d_k);
     if (v.rows != s_k)
         cli_fail("%s: V has %d rows but K has %d; keys and values come in pairs",
                  o->v, v.rows, s_k);
-    unsigned char *mask = o->mask ? mask_load("--mask", o->mask, s_q, s_k) : NULL;
+    unsigned char *mask = NULL;
+    if (o->mask)
+        mask = mask_load("--mask", o->mask, s_q, s_k);
     if (o->key_padding) {
         if (strcmp(o->key_padding, "causal") == 0)
-            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and 0 (padding), "
-                     "not 'causal'");
+            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
+                     "0 (padding), not 'causal'");
         unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
         unsigned char *pad = malloc((size_t)s_q * s_k);
         if (!pad)
@@ -290,7 +345,7 @@ static void data_mode(const struct Options *o)
     }
     Matrix out = mat_new(s_q, d_v), w = mat_new(s_q, s_k);
     attention_masked(out.data, w.data, q.data, k.data, v.data, mask, s_q, s_k,
-                     d_k, d_v, o->scale > 0 ? o->scale : 1.0 / sqrt((double)d_k));
+                     d_k, d_v, kappa);
     mat_write(stdout, o->weights ? &w : &out);
     free(mask);
     mat_free(&out), mat_free(&w), mat_free(&q), mat_free(&k), mat_free(&v);
@@ -299,35 +354,7 @@ static void data_mode(const struct Options *o)
 int main(int argc, char **argv)
 {
     cli_init(argv[0]);
-    struct Options o = { 0 };
-    static const struct option options[] = {
-        { "q", required_argument, 0, 'q' },     { "k", required_argument, 0, 'k' },
-        { "v", required_argument, 0, 'v' },     { "scale", required_argument, 0, 's' },
-        { "mask", required_argument, 0, 'm' },  { "key-padding", required_argument, 0, 'p' },
-        { "weights", no_argument, 0, 'w' },     { "figure", no_argument, 0, 'f' },
-        { "help", no_argument, 0, 'h' },        { 0, 0, 0, 0 },
-    };
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (opt) {
-        case 'q': o.q = optarg, o.data = 1; break;
-        case 'k': o.k = optarg, o.data = 1; break;
-        case 'v': o.v = optarg, o.data = 1; break;
-        case 's': o.scale = cli_double("--scale", optarg, 1e-300, 1e300), o.data = 1; break;
-        case 'm': o.mask = optarg, o.data = 1; break;
-        case 'p': o.key_padding = optarg, o.data = 1; break;
-        case 'w': o.weights = 1, o.data = 1; break;
-        case 'f': o.figure = 1; break;
-        case 'h': usage(stdout); return 0;
-        case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
-        default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
-    if (o.figure && o.data)
-        cli_fail("--figure takes no other options");
+    struct Options o = parse_options(argc, argv);
     if (o.figure)
         causal_example(1);
     else if (o.data)

@@ -9,17 +9,19 @@
 void mask_causal(unsigned char *mask, int s_q, int s_k)
 {
     for (int i = 0; i < s_q; i++)
-        for (int j = 0; j < s_k; j++)       /* query i stands at position i + s_k - s_q */
+        for (int j = 0; j < s_k; j++)   /* query i stands at i + s_k - s_q */
             mask[(size_t)i * s_k + j] = j <= i + (s_k - s_q);
 }
-void mask_padding(unsigned char *mask, const unsigned char *key_valid, int s_q, int s_k)
+void mask_padding(unsigned char *mask, const unsigned char *key_valid,
+                  int s_q, int s_k)
 {
     for (int i = 0; i < s_q; i++)
         for (int j = 0; j < s_k; j++)
             mask[(size_t)i * s_k + j] = key_valid[j] != 0;
 }
 
-void mask_and(unsigned char *mask, const unsigned char *other, int s_q, int s_k)
+void mask_and(unsigned char *mask, const unsigned char *other, int s_q,
+              int s_k)
 {
     for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
         mask[ij] = mask[ij] && other[ij];
@@ -36,7 +38,7 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
     for (int i = 0; i < s_q; i++) {
         double *w_i = w + (size_t)i * s_k;
         const unsigned char *m_i = mask + (size_t)i * s_k;
-        int allowed = 0;
+        int allowed = 0;                            /* keys query i may see */
         for (int j = 0; j < s_k; j++) {                 /* kappa <q_i, k_j> + M_ij */
             w_i[j] = m_i[j] ? kappa * w_i[j] : -INFINITY;
             allowed += m_i[j] != 0;
@@ -44,12 +46,13 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
         if (allowed > 0)
             softmax(w_i, w_i, s_k);                     /* e^(-inf - m) = 0 exactly */
         else
-            for (int j = 0; j < s_k; j++)               /* nothing to attend to: 0, not NaN */
+            for (int j = 0; j < s_k; j++)               /* nothing to see: 0, not NaN */
                 w_i[j] = 0.0;
     }
     matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
 }
-unsigned char *mask_load(const char *option, const char *spec, int rows, int cols)
+unsigned char *mask_load(const char *option, const char *spec, int rows,
+                         int cols)
 {
     Matrix m = { 0, 0, NULL };
     if (strcmp(spec, "causal") != 0) {
@@ -62,13 +65,14 @@ unsigned char *mask_load(const char *option, const char *spec, int rows, int col
                 double x = m.data[(size_t)i * cols + j];
                 if (x != 0.0 && x != 1.0)
                     cli_fail("%s %s: row %d, column %d is %g, but a mask holds only "
-                             "1 (may attend) and 0 (masked)", option, spec, i + 1, j + 1, x);
+                             "1 (may attend) and 0 (masked)", option, spec, i + 1,
+                             j + 1, x);
             }
     } else if (rows > cols)
-        cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask aligns the "
-                 "last query with the last key, so the first %d queries would "
-                 "see no key", option, rows, cols, rows - cols);
-    unsigned char *mask = malloc((size_t)rows * cols);  /* only once all is checked */
+        cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask "
+                 "aligns the last query with the last key, so the first %d "
+                 "queries would see no key", option, rows, cols, rows - cols);
+    unsigned char *mask = malloc((size_t)rows * cols);  /* checks passed */
     if (!mask)
         cli_fail("out of memory");
     if (m.data)

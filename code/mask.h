@@ -9,13 +9,15 @@
    For s_q == s_k that is j <= i. */
 void mask_causal(unsigned char *mask, int s_q, int s_k);
 /* Padding: every query may attend to key j iff key_valid[j] != 0. */
-void mask_padding(unsigned char *mask, const unsigned char *key_valid, int s_q, int s_k);
+void mask_padding(unsigned char *mask, const unsigned char *key_valid,
+                  int s_q, int s_k);
 /* Both at once: mask[ij] = mask[ij] && other[ij]. */
-void mask_and(unsigned char *mask, const unsigned char *other, int s_q, int s_k);
-/* Masked attention: out[s_q x d_v] = Softmax(kappa Q K^T + M) V with M_ij = 0 where
-   mask[ij] is 1 and -infinity where it is 0; w[s_q x s_k] receives the weights.
-   A row whose keys are all masked gets zero weights and a zero output.
-   mask == NULL: no mask, exactly attention() of Chapter 2. */
+void mask_and(unsigned char *mask, const unsigned char *other, int s_q,
+              int s_k);
+/* Masked attention: out[s_q x d_v] = Softmax(kappa Q K^T + M) V with
+   M_ij = 0 where mask[ij] is 1 and -infinity where it is 0; w[s_q x s_k]
+   receives the weights.  A row whose keys are all masked gets zero weights
+   and a zero output.  mask == NULL: no mask, exactly Chapter 2's attention. */
 void attention_masked(double *out, double *w, const double *q, const double *k,
                       const double *v, const unsigned char *mask,
                       int s_q, int s_k, int d_k, int d_v, double kappa);
@@ -23,6 +25,7 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
    needs rows <= cols); anything else is a matrix file of rows x cols entries,
    each 0 or 1.  Like mat_load, it prints one line and exits with status 2 on
    bad input.  Returns a malloc'ed array; the caller frees it. */
-unsigned char *mask_load(const char *option, const char *spec, int rows, int cols);
+unsigned char *mask_load(const char *option, const char *spec, int rows,
+                         int cols);
 
 #endif

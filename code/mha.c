@@ -9,26 +9,33 @@ void mha_project(double *y, const double *x, const double *w, const double *b,
 {
     matmul(y, x, w, n, d_in, d_out);                /* y = x W */
     if (b)
-        for (int r = 0; r < n; r++)                 /* y_r += b for every row r */
+        for (int r = 0; r < n; r++)                 /* y_r += b, every row r */
             for (int c = 0; c < d_out; c++)
                 y[(size_t)r * d_out + c] += b[c];
 }
-void mha_split_head(double *dst, const double *src, int s, int d_model, int d_k, int i)
+void mha_split_head(double *dst, const double *src, int s, int d_model,
+                    int d_k, int i)
 {
-    for (int r = 0; r < s; r++)
-        for (int c = 0; c < d_k; c++)               /* dst_rc = src_r,(i d_k + c) */
-            dst[(size_t)r * d_k + c] = src[(size_t)r * d_model + (size_t)i * d_k + c];
+    for (int r = 0; r < s; r++) {
+        const double *block = src + (size_t)r * d_model + (size_t)i * d_k;
+        for (int c = 0; c < d_k; c++)       /* dst_rc = src_r,(i d_k + c) */
+            dst[(size_t)r * d_k + c] = block[c];
+    }
 }
 
-void mha_merge_head(double *dst, const double *src, int s, int d_model, int d_k, int i)
+void mha_merge_head(double *dst, const double *src, int s, int d_model,
+                    int d_k, int i)
 {
-    for (int r = 0; r < s; r++)
-        for (int c = 0; c < d_k; c++)               /* dst_r,(i d_k + c) = src_rc */
-            dst[(size_t)r * d_model + (size_t)i * d_k + c] = src[(size_t)r * d_k + c];
+    for (int r = 0; r < s; r++) {
+        double *block = dst + (size_t)r * d_model + (size_t)i * d_k;
+        for (int c = 0; c < d_k; c++)       /* dst_r,(i d_k + c) = src_rc */
+            block[c] = src[(size_t)r * d_k + c];
+    }
 }
 size_t mha_work_size(int s_q, int s_k, int d_model, int h)
 {
-    size_t d = (size_t)d_model, d_k = d / (size_t)h, sq = (size_t)s_q, sk = (size_t)s_k;
+    size_t d = (size_t)d_model, d_k = d / (size_t)h;
+    size_t sq = (size_t)s_q, sk = (size_t)s_k;
     size_t packed = (2 * sq + 2 * sk) * d + (2 * sq + 2 * sk) * d_k;
     size_t by_head = 3 * d * d_k + (2 * sq + 2 * sk) * d_k + sq * d;
     return packed > by_head ? packed : by_head;
@@ -42,53 +49,55 @@ void mha_forward(double *out, double *w, double *work, const MhaWeights *p,
     double *qw = work;                          /* Q W_Q + b_Q, s_q x d_model */
     double *kw = qw + (size_t)s_q * d;          /* K W_K + b_K, s_k x d_model */
     double *vw = kw + (size_t)s_k * d;          /* V W_V + b_V, s_k x d_model */
-    double *concat = vw + (size_t)s_k * d;      /* Concat(head_1 .. head_h), s_q x d_model */
-    double *q_i = concat + (size_t)s_q * d;     /* head i: s_q x d_k queries, */
-    double *k_i = q_i + (size_t)s_q * d_k;      /* s_k x d_k keys, */
-    double *v_i = k_i + (size_t)s_k * d_k;      /* s_k x d_k values, */
-    double *o_i = v_i + (size_t)s_k * d_k;      /* s_q x d_k output */
+    double *concat = vw + (size_t)s_k * d;      /* Concat(heads), s_q x d_model */
+    double *q_head = concat + (size_t)s_q * d;  /* head i: s_q x d_k queries, */
+    double *k_head = q_head + (size_t)s_q * d_k;    /* s_k x d_k keys, */
+    double *v_head = k_head + (size_t)s_k * d_k;    /* s_k x d_k values, */
+    double *o_head = v_head + (size_t)s_k * d_k;    /* s_q x d_k output */
     mha_project(qw, q, p->w_q, p->b_q, s_q, d, d);
     mha_project(kw, k, p->w_k, p->b_k, s_k, d, d);
     mha_project(vw, v, p->w_v, p->b_v, s_k, d, d);
     for (int i = 0; i < p->h; i++) {
-        mha_split_head(q_i, qw, s_q, d, d_k, i);    /* Q W_Q,i + b_Q,i: column block i */
-        mha_split_head(k_i, kw, s_k, d, d_k, i);
-        mha_split_head(v_i, vw, s_k, d, d_k, i);
-        attention_masked(o_i, w + (size_t)i * s_q * s_k, q_i, k_i, v_i, mask,
-                         s_q, s_k, d_k, d_k, kappa);
-        mha_merge_head(concat, o_i, s_q, d, d_k, i);
+        mha_split_head(q_head, qw, s_q, d, d_k, i); /* Q W_Q,i + b_Q,i: block i */
+        mha_split_head(k_head, kw, s_k, d, d_k, i);
+        mha_split_head(v_head, vw, s_k, d, d_k, i);
+        attention_masked(o_head, w + (size_t)i * s_q * s_k, q_head, k_head,
+                         v_head, mask, s_q, s_k, d_k, d_k, kappa);
+        mha_merge_head(concat, o_head, s_q, d, d_k, i);
     }
-    mha_project(out, concat, p->w_o, p->b_o, s_q, d, d);   /* Concat(..) W_O + b_O */
+    mha_project(out, concat, p->w_o, p->b_o, s_q, d, d); /* Concat W_O + b_O */
 }
-void mha_forward_by_head(double *out, double *w, double *work, const MhaWeights *p,
-                         const double *q, const double *k, const double *v,
-                         const unsigned char *mask, int s_q, int s_k)
+void mha_forward_by_head(double *out, double *w, double *work,
+                         const MhaWeights *p, const double *q, const double *k,
+                         const double *v, const unsigned char *mask,
+                         int s_q, int s_k)
 {
     int d = p->d_model, d_k = p->d_model / p->h;
     double kappa = 1.0 / sqrt((double)d_k);
-    double *wq_i = work;                        /* W_Q,i, W_K,i, W_V,i: d_model x d_k */
+    double *wq_i = work;                    /* W_Q,i, W_K,i, W_V,i: d_model x d_k */
     double *wk_i = wq_i + (size_t)d * d_k;
     double *wv_i = wk_i + (size_t)d * d_k;
-    double *q_i = wv_i + (size_t)d * d_k;       /* head i's queries, keys, values, output */
-    double *k_i = q_i + (size_t)s_q * d_k;
-    double *v_i = k_i + (size_t)s_k * d_k;
-    double *o_i = v_i + (size_t)s_k * d_k;
-    double *t = o_i + (size_t)s_q * d_k;        /* head_i W_O,i, s_q x d_model */
+    double *q_head = wv_i + (size_t)d * d_k;    /* head i's queries, keys, */
+    double *k_head = q_head + (size_t)s_q * d_k;
+    double *v_head = k_head + (size_t)s_k * d_k;    /* values, output */
+    double *o_head = v_head + (size_t)s_k * d_k;
+    double *share = o_head + (size_t)s_q * d_k; /* head_i W_O,i, s_q x d_model */
     for (size_t rc = 0; rc < (size_t)s_q * d; rc++)
         out[rc] = 0.0;
     for (int i = 0; i < p->h; i++) {
+        const size_t at = (size_t)i * d_k;  /* head i's first column */
         mha_split_head(wq_i, p->w_q, d, d, d_k, i);         /* W_Q,i = columns of W_Q */
         mha_split_head(wk_i, p->w_k, d, d, d_k, i);
         mha_split_head(wv_i, p->w_v, d, d, d_k, i);
-        const double *wo_i = p->w_o + (size_t)i * d_k * d;  /* W_O,i = rows of W_O */
-        mha_project(q_i, q, wq_i, p->b_q ? p->b_q + (size_t)i * d_k : NULL, s_q, d, d_k);
-        mha_project(k_i, k, wk_i, p->b_k ? p->b_k + (size_t)i * d_k : NULL, s_k, d, d_k);
-        mha_project(v_i, v, wv_i, p->b_v ? p->b_v + (size_t)i * d_k : NULL, s_k, d, d_k);
-        attention_masked(o_i, w + (size_t)i * s_q * s_k, q_i, k_i, v_i, mask,
-                         s_q, s_k, d_k, d_k, kappa);
-        matmul(t, o_i, wo_i, s_q, d_k, d);                  /* head_i W_O,i */
+        const double *wo_i = p->w_o + at * d;               /* W_O,i = rows of W_O */
+        mha_project(q_head, q, wq_i, p->b_q ? p->b_q + at : NULL, s_q, d, d_k);
+        mha_project(k_head, k, wk_i, p->b_k ? p->b_k + at : NULL, s_k, d, d_k);
+        mha_project(v_head, v, wv_i, p->b_v ? p->b_v + at : NULL, s_k, d, d_k);
+        attention_masked(o_head, w + (size_t)i * s_q * s_k, q_head, k_head,
+                         v_head, mask, s_q, s_k, d_k, d_k, kappa);
+        matmul(share, o_head, wo_i, s_q, d_k, d);              /* head_i W_O,i */
         for (size_t rc = 0; rc < (size_t)s_q * d; rc++)     /* out += head_i W_O,i */
-            out[rc] += t[rc];
+            out[rc] += share[rc];
     }
     if (p->b_o)
         for (int r = 0; r < s_q; r++)
@@ -109,7 +118,7 @@ long mha_param_count(int d_model, int h, int with_bias)
 long mha_multiply_adds(int s_q, int s_k, int d_model, int h)
 {
     long d = d_model, d_k = d_model / h;
-    long n = 2L * (s_q + s_k) * d * d;      /* Q W_Q, K W_K, V W_V, Concat W_O */
+    long n = 2L * (s_q + s_k) * d * d;      /* QW_Q, KW_K, VW_V, Concat W_O */
     for (int i = 0; i < h; i++)
         n += 2L * s_q * s_k * d_k;          /* Q_i K_i^T and the weighted sum */
     return n;

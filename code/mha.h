@@ -8,7 +8,7 @@
    Q W_Q + b_Q (likewise K, V), and row block i of W_O takes its output. */
 typedef struct {
     int d_model, h;                         /* d_k = d_v = d_model / h */
-    const double *w_q, *w_k, *w_v, *w_o;    /* d_model x d_model each, row-major */
+    const double *w_q, *w_k, *w_v, *w_o;    /* d_model x d_model, row-major */
     const double *b_q, *b_k, *b_v, *b_o;    /* d_model each, or NULL: no bias */
 } MhaWeights;
 /* Doubles of scratch space that mha_forward and mha_forward_by_head need. */
@@ -23,18 +23,21 @@ void mha_forward(double *out, double *w, double *work, const MhaWeights *p,
                  const unsigned char *mask, int s_q, int s_k);
 /* The same, head by head with each head's own W_Q,i, W_K,i, W_V,i and W_O,i:
    out = sum_i head_i W_O,i + b_O. */
-void mha_forward_by_head(double *out, double *w, double *work, const MhaWeights *p,
-                         const double *q, const double *k, const double *v,
-                         const unsigned char *mask, int s_q, int s_k);
+void mha_forward_by_head(double *out, double *w, double *work,
+                         const MhaWeights *p, const double *q, const double *k,
+                         const double *v, const unsigned char *mask,
+                         int s_q, int s_k);
 /* y[n x d_out] = x[n x d_in] w[d_in x d_out] + b, b[d_out] added to every row
    (b == NULL: no bias). */
 void mha_project(double *y, const double *x, const double *w, const double *b,
                  int n, int d_in, int d_out);
 /* dst[s x d_k] = columns i*d_k .. (i+1)*d_k - 1 of src[s x d_model]. */
-void mha_split_head(double *dst, const double *src, int s, int d_model, int d_k, int i);
+void mha_split_head(double *dst, const double *src, int s, int d_model,
+                    int d_k, int i);
 /* The inverse: those columns of dst[s x d_model] = src[s x d_k]. */
-void mha_merge_head(double *dst, const double *src, int s, int d_model, int d_k, int i);
-/* Parameters of one layer: W_Q, W_K, W_V, W_O, and b_Q, b_K, b_V, b_O if with_bias. */
+void mha_merge_head(double *dst, const double *src, int s, int d_model,
+                    int d_k, int i);
+/* Parameters of a layer: W_Q, W_K, W_V, W_O, and the 4 biases if with_bias. */
 long mha_param_count(int d_model, int h, int with_bias);
 /* Multiply-adds of mha_forward: the four projections and, per head, the scores
    and the weighted sum (biases, the softmax and the copies not counted). */

@@ -22,7 +22,7 @@ set palette defined (0 '#ffffff', 0.5 '#6f9fd8', 1 '#0b2f6b')
 unset colorbox
 set xlabel L('键', 'key') offset 0,0.5
 set ylabel L('查询', 'query') offset 1,0
-set multiplot layout 2,2 margins 0.08,0.92,0.08,0.95 spacing 0.12,0.12
+set multiplot layout 2,2 margins 0.08,0.92,0.08,0.95 spacing 0.12,0.16
 set title L('头 1：相同的词', 'head 1: same word')
 plot datafile index 0 matrix with image
 set title L('头 2：前一个词', 'head 2: previous word')

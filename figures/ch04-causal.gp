@@ -20,9 +20,12 @@ unset grid
 set cbrange [0:1]
 set palette defined (0 '#ffffff', 0.5 '#6f9fd8', 1 '#0b2f6b')
 unset colorbox
-set multiplot layout 1,3 margins 0.06,0.92,0.12,0.9 spacing 0.06,0
+set xlabel L('键', 'key') offset 0,0.5
+set multiplot layout 1,3 margins 0.07,0.92,0.14,0.9 spacing 0.06,0
 set title L('因果掩码', 'causal mask')
+set ylabel L('查询', 'query') offset 1,0
 plot datafile index 0 matrix with image
+unset ylabel
 set title L('Softmax 之前加 $-\infty$', '$-\infty$ before the softmax')
 plot datafile index 1 matrix with image
 set title L('Softmax 之后清零', 'zeroed after the softmax')

@@ -12,7 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
+from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
                      expect_bad_input, numpy, torch)
 
 PROG = 'ch03-multi-head'
@@ -236,6 +236,19 @@ def test_demo_sentence_numbers_quoted_in_the_text():
     assert all(x == 0.167 for r in head[4] for x in r)
 
 
+def test_chapter_transcripts_are_the_demo_output():
+    """Each verbatim block marked '% transcript: ch03-multi-head' in the chapter
+    is a run of consecutive lines of the demo's output, character for character."""
+    out = demo_output()
+    with open(os.path.join(TOP, 'chapters', '03-multi-head.nw'), encoding='utf-8') as f:
+        text = f.read()
+    blocks = re.findall(r'% transcript: ch03-multi-head\n\\begin\{verbatim\}\n(.*?)'
+                        r'\\end\{verbatim\}', text, re.S)
+    assert len(blocks) >= 4, 'expected at least 4 transcripts, found %d' % len(blocks)
+    for b in blocks:
+        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
+
+
 def test_figure_data():
     np = numpy()
     rc, out, err = run(PROG, ['--figure'])
@@ -306,6 +319,11 @@ def bad_cases(tmp, np):
          ['nonexistent.txt', 'cannot open']),
         (with_opt('--wq', tmp.write('bad.txt', '2 2\n1 2\n3 x\n')) + ['--heads', '2'],
          ['bad.txt:3:', "'x'"]),
+        (base + ['--heads', '2', '--key-padding', f('p.txt', [[1, 1, 0]])],
+         ['--key-padding', '1 x 3', '1 x 4']),
+        (base + ['--heads', '2', '--key-padding', 'causal'], ['--key-padding', 'causal']),
+        (base + ['--heads', '2', '--mask', 'causal', '--key-padding',
+                 f('p3.txt', [[1, 1, 0, 2]])], ['--key-padding', '2']),
         (['--figure', '--weights'], ['--figure']),
     ]
 

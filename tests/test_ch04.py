@@ -7,11 +7,14 @@ the end (query i sees keys j <= i + s_K - s_Q).  The book's rule for a query
 whose keys are all masked (zero weights, zero output) is checked by hand.
 """
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
+from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
                      expect_bad_input, numpy, torch)
+from test_ch03 import mha_numpy  # noqa: E402
 
 PROG = 'ch04-masking'
 RTOL, ATOL = 1e-5, 1e-9
@@ -141,6 +144,34 @@ def test_fully_masked_rows_are_zero_not_nan():
     assert not got.any() and not got_w.any()
 
 
+def test_the_three_uses_recipe_runs_as_printed():
+    # The chapter's command lines, taken from the .nw file and run by bash in a
+    # scratch directory, against NumPy's multi-head attention stage by stage.
+    np = numpy()
+    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
+        blocks = re.findall(r'\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}', f.read(), re.S)
+    (recipe,) = [b for b in blocks if 'ENC.txt' in b]
+    with TempDir() as tmp:
+        os.symlink(os.path.join(TOP, 'build'), os.path.join(tmp.path, 'build'))
+        p = subprocess.run(['bash', '-euo', 'pipefail', '-c', recipe], cwd=tmp.path,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and p.stderr == '', 'the recipe failed: %s' % p.stderr
+
+        def load(name):
+            with open(os.path.join(tmp.path, name)) as f:
+                return np.array(parse_matrices(f.read())[0])
+        src, tgt, enc, dec = load('SRC.txt'), load('TGT.txt'), load('ENC.txt'), load('DEC.txt')
+        w, b = [load('W%d.txt' % n) for n in (1, 2, 3, 4)], [None] * 4
+    valid = np.array([1, 1, 1, 1, 1, 1, 0, 0])
+    close(np, enc, mha_numpy(np, src, src, src, w, b, 2, np.tile(valid, (8, 1)))[0],
+          'encoder self-attention')
+    close(np, dec, mha_numpy(np, tgt, tgt, tgt, w, b, 2, causal(np, 6, 6))[0],
+          'masked decoder self-attention')
+    (cross,) = parse_matrices(p.stdout)
+    close(np, cross, mha_numpy(np, dec, enc, enc, w, b, 2, np.tile(valid, (6, 1)))[0],
+          'cross-attention')
+
+
 def demo_output():
     rc, out, err = run(PROG)
     assert rc == 0 and err == '', 'demo: exit %d, stderr %r' % (rc, err)
@@ -149,17 +180,30 @@ def demo_output():
 
 def test_demo_numbers_quoted_in_the_text():
     out = demo_output()
-    for s in ['row sums of the zeroed weights: 0.120 0.482 0.328 0.747 0.580 1.000',
+    for s in ['row sums (zeroed after the softmax): 0.120 0.482 0.328 0.747 0.580 1.000',
               '  -inf before the softmax:  0\n  zeroed after the softmax: 0.444',
-              'zeroed and renormalised:  NaN NaN', '-inf before the softmax:  1 0',
-              '-inf, then the stable softmax:     NaN NaN NaN NaN',
-              'most negative double, then softmax: 0.25 0.25 0.25 0.25',
-              'attention_masked, weights:         0 0 0 0',
-              'attention_masked, output:          0',
+              'zeroed, renormalised (0/0):  NaN NaN', '-inf before the softmax:     1 0',
+              '-inf, then the stable softmax:       NaN NaN NaN NaN',
+              '-DBL_MAX, then the stable softmax:   0.25 0.25 0.25 0.25',
+              'attention_masked, weights:           0 0 0 0',
+              'attention_masked, output:            0',
               'mask rows: 111110 / 111111', 'outputs 0, weights 0',
-              "largest weight on a padding key: 0; above the decoder's diagonal: 0",
-              'largest change in the 6 real encoder outputs: 0']:
+              "max weight on a padding key: 0; above the decoder's diagonal: 0",
+              'max change of the 6 real encoder outputs: 0']:
         assert s in out, 'the demo should print %r:\n%s' % (s, out)
+
+
+def test_chapter_transcripts_are_the_demo_output():
+    """Each verbatim block marked '% transcript: ch04-masking' in the chapter
+    is a run of consecutive lines of the demo's output, character for character."""
+    out = demo_output()
+    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
+        text = f.read()
+    blocks = re.findall(r'% transcript: ch04-masking\n\\begin\{verbatim\}\n(.*?)'
+                        r'\\end\{verbatim\}', text, re.S)
+    assert len(blocks) >= 5, 'expected at least 5 transcripts, found %d' % len(blocks)
+    for b in blocks:
+        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
 
 
 def test_figure_data_by_algebra():
@@ -216,6 +260,8 @@ def bad_cases(tmp, np):
          ['bad.txt:3:', 'expected 4 numbers, found 3']),
         (base + ['--bogus'], ['unknown option', '--bogus']),
         (base + ['stray'], ['unexpected argument', 'stray']),
+        (base + ['--mask', 'causal', '--key-padding', f('p4.txt', [[1, 0.5, 1, 1]])],
+         ['--key-padding', '0.5']),
         (['--figure', '--q', q], ['--figure']),
     ]
 

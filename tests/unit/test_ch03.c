@@ -109,6 +109,7 @@ Test(mha, counts_worked_by_hand)
 {
     cr_expect_eq(mha_param_count(512, 8, 1), 4L * 512 * 512 + 4 * 512);
     cr_expect_eq(mha_param_count(512, 8, 1), 1050624L);
+    cr_expect_eq(mha_work_size(5, 7, 12, 3), 384u, "the chapter's demo quotes 384");
     cr_expect_eq(mha_param_count(512, 1, 0), 1048576L);
     cr_expect_eq(mha_param_count(12, 3, 1), 4L * 144 + 48);
     cr_expect_eq(mha_multiply_adds(3, 5, 8, 2), 2L * (3 + 5) * 64 + 2L * 3 * 5 * 8);
