@@ -221,3 +221,23 @@ def test_sanitizer_build_runs_the_demo_and_data_mode_cleanly():
             assert rc == 0 and err == '', err[:500]
         rc, out, err = run(PROG, ['--layernorm', '--x', paths[0], '--dy', dy], debug=True)
         assert rc == 0 and err == '', err[:500]
+
+
+def test_the_recipe_printed_in_the_chapter_runs():
+    """The commands of the chapter's verbatim recipe, run as printed."""
+    import os
+    import subprocess
+    from helpers import TOP
+    text = open(os.path.join(TOP, 'chapters', '05-feed-forward.nw'), encoding='utf-8').read()
+    block = [b for b in text.split('\\begin{verbatim}')[1:] if 'appA-matrix --random 6 8' in b]
+    assert block, 'the recipe is missing from the chapter'
+    commands = block[0].split('\\end{verbatim}')[0].replace('\\\n', ' ').strip().split('\n')
+    with TempDir() as d:
+        outputs = []
+        for c in commands:
+            c = c.replace('build/bin/', os.path.join(TOP, 'build', 'bin') + '/')
+            p = subprocess.run(c, shell=True, cwd=d.path, capture_output=True, text=True)
+            assert p.returncode == 0, '%s: %s' % (c, p.stderr)
+            outputs.append(p.stdout)
+    ffn_out, ln_out = outputs[-2], outputs[-1]
+    assert len(parse_matrices(ffn_out)[0]) == 6 and len(parse_matrices(ln_out)[0]) == 6

@@ -261,3 +261,15 @@ def test_sanitizer_build_runs_every_mode_cleanly():
                  ['--pe-dot', '64'], ['--dump-example']):
         rc, out, err = run(PROG, args, debug=True)
         assert rc == 0 and err == '', '%s: %s' % (args, err[:500])
+
+
+def test_the_commands_printed_in_the_chapter_run():
+    import os
+    from helpers import TOP
+    text = open(os.path.join(TOP, 'chapters', '06-embeddings.nw'), encoding='utf-8').read()
+    block = [b for b in text.split('\\begin{verbatim}')[1:] if '--posenc 4 8' in b]
+    assert block, 'the commands are missing from the chapter'
+    for c in block[0].split('\\end{verbatim}')[0].strip().split('\n'):
+        args = c.split()[1:]
+        rc, out, err = run(PROG, args)
+        assert rc == 0 and out, '%s: %s' % (c, err)
