@@ -26,7 +26,7 @@ static double mean_square(const double *x, size_t n)
         s += x[i] * x[i];
     return s / n;
 }
-static double mean(const double *x, size_t n)
+static double array_mean(const double *x, size_t n)
 {
     double s = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -34,22 +34,22 @@ static double mean(const double *x, size_t n)
     return s / n;
 }
 
-static double dot(const double *a, const double *b, size_t n)
+static double array_dot(const double *a, const double *b, size_t n)
 {
     double s = 0.0;
     for (size_t i = 0; i < n; i++)
         s += a[i] * b[i];
     return s;
 }
-static const char *const vocabulary[] = {
+static const char *const words[] = {
     "<pad>", "<s>", "the", "cat", "sat", "on", "mat",
     "die", "Katze", "saß", "auf", "der", "Matte",
 };
 /* vocabulary, source and target lengths, d_model, h, d_ff of the example */
 enum { XV = 13, S_SRC = 6, S_TGT = 7, XD = 8, XH = 2, XFF = 32 };
 /* the cat sat on the mat; <s> die Katze saß auf der Matte */
-static const int source[S_SRC] = { 2, 3, 4, 5, 2, 6 };
-static const int target[S_TGT] = { 1, 7, 8, 9, 10, 11, 12 };
+static const int source_tokens[S_SRC] = { 2, 3, 4, 5, 2, 6 };
+static const int target_tokens[S_TGT] = { 1, 7, 8, 9, 10, 11, 12 };
 typedef struct {
     double we[XV * XD];          /* the shared embedding, N(0, 1/d_model) */
     EncoderLayer enc;
@@ -129,7 +129,7 @@ static void print_memory(const double *memory)
 {
     printf("encoder output (memory), one row per source token:\n");
     for (int t = 0; t < S_SRC; t++) {
-        printf("  %-6s", vocabulary[source[t]]);
+        printf("  %-6s", words[source_tokens[t]]);
         for (int j = 0; j < XD; j++)
             printf(" %7.3f", memory[t * XD + j]);
         printf("\n");
@@ -155,9 +155,9 @@ static void print_predictions(double *logits)
             if (p[v] > p[best])
                 best = v;
         printf("  after ");
-        print_padded(vocabulary[target[t]], 6);
+        print_padded(words[target_tokens[t]], 6);
         printf(" -> ");
-        print_padded(vocabulary[best], 6);
+        print_padded(words[best], 6);
         printf(" (p = %.3f)\n", p[best]);
     }
 }
@@ -193,8 +193,8 @@ static void show_relative_positions(void)
         printf("k = %3d: max |PE(pos+k) - PE(pos) M_k| = %.2g\n", k,
                max_abs_diff(shifted, pe + k * DM, (size_t)POS * DM));
         printf("         PE(0).PE(k) = %.6f, PE(150).PE(150+k) = %.6f\n",
-               dot(pe, pe + (size_t)k * DM, DM),
-               dot(pe + 150 * DM, pe + (size_t)(150 + k) * DM, DM));
+               array_dot(pe, pe + (size_t)k * DM, DM),
+               array_dot(pe + 150 * DM, pe + (size_t)(150 + k) * DM, DM));
     }
     free(pe), free(m), free(shifted);
 }
@@ -242,7 +242,7 @@ static Scale measure_scale(Rng *rng, int d)
     embed_forward(x, tokens, SEQ, we, d, sqrt(d), pe);
     s.scaled_sum = mean_square(x, nd);
     s.pe = mean_square(pe, nd);
-    s.pe_var = s.pe - mean(pe, nd) * mean(pe, nd);
+    s.pe_var = s.pe - array_mean(pe, nd) * array_mean(pe, nd);
     free(we), free(pe), free(x);
     return s;
 }
@@ -328,14 +328,14 @@ static void show_example_sentence(Rng *rng)
 {
     TinyModel *m = tiny_model_new(rng);
     double memory[S_SRC * XD], y[S_TGT * XD], logits[S_TGT * XV];
-    tiny_forward(m, source, target, 1, memory, y, logits);
+    tiny_forward(m, source_tokens, target_tokens, 1, memory, y, logits);
     print_memory(memory);
     print_predictions(logits);
     for (int with_pe = 0; with_pe <= 1; with_pe++) {
         double mem2[S_SRC * XD];
         int swapped[S_SRC] = { 2, 6, 4, 5, 2, 3 };     /* the mat sat on the cat */
-        tiny_forward(m, source, target, with_pe, memory, y, logits);
-        tiny_forward(m, swapped, target, with_pe, mem2, y, logits);
+        tiny_forward(m, source_tokens, target_tokens, with_pe, memory, y, logits);
+        tiny_forward(m, swapped, target_tokens, with_pe, mem2, y, logits);
         swap_rows(mem2, 1, 5);                          /* undo the swap */
         printf("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
                "changes the memory by %.3g\n", with_pe ? "PE:" : "no PE:",
@@ -345,8 +345,8 @@ static void show_example_sentence(Rng *rng)
     {
         double y2[S_TGT * XD];
         int changed[S_TGT] = { 1, 7, 8, 9, 10, 11, 8 };   /* ... der Katze */
-        tiny_forward(m, source, target, 1, memory, y, logits);
-        tiny_forward(m, source, changed, 1, memory, y2, logits);
+        tiny_forward(m, source_tokens, target_tokens, 1, memory, y, logits);
+        tiny_forward(m, source_tokens, changed, 1, memory, y2, logits);
         int last = S_TGT - 1;
         printf("changing the last target token changes decoder positions 0-5 "
                "by %.3g and position 6 by %.3g\n", max_abs_diff(y, y2, last * XD),
@@ -386,9 +386,9 @@ static void dump_example(void)
     double pe[S_TGT * XD], xs[S_SRC * XD], xt[S_TGT * XD];
     double memory[S_SRC * XD], y[S_TGT * XD], logits[S_TGT * XV];
     positional_encoding(pe, S_TGT, XD);
-    embed_forward(xs, source, S_SRC, m->we, XD, sqrt(XD), pe);
-    embed_forward(xt, target, S_TGT, m->we, XD, sqrt(XD), pe);
-    tiny_forward(m, source, target, 1, memory, y, logits);
+    embed_forward(xs, source_tokens, S_SRC, m->we, XD, sqrt(XD), pe);
+    embed_forward(xt, target_tokens, S_TGT, m->we, XD, sqrt(XD), pe);
+    tiny_forward(m, source_tokens, target_tokens, 1, memory, y, logits);
     printf("# the example model, d_model %d, h %d, d_ff %d\n", XD, XH, XFF);
     print_named("encoder input: sqrt(d_model) W_e[source] + PE", xs, S_SRC, XD);
     print_named("decoder input: sqrt(d_model) W_e[target] + PE", xt, S_TGT, XD);
@@ -414,8 +414,8 @@ static void print_pe_dot(int d)
     printf("# d_model %d\n# k  PE(100).PE(100+k)  PE(300).PE(300+k)\n", d);
     for (int k = -100; k <= 200; k++)
         printf("%d %.9f %.9f\n", k,
-               dot(pe + (size_t)100 * d, pe + (size_t)(100 + k) * d, d),
-               dot(pe + (size_t)300 * d, pe + (size_t)(300 + k) * d, d));
+               array_dot(pe + (size_t)100 * d, pe + (size_t)(100 + k) * d, d),
+               array_dot(pe + (size_t)300 * d, pe + (size_t)(300 + k) * d, d));
     free(pe);
 }
 static void demo(void)
