@@ -228,7 +228,7 @@ static void hand_made_heads(int figure)
         for (int j = 0; j < S; j++)
             printf(" %s", sentence_tokens[j]);
         printf("\n");
-        for (int i = 0; i < H; i++) {       /* rows only: gnuplot's matrix format */
+        for (int i = 0; i < H; i++) {       /* no header: gnuplot's matrix format */
             printf("%s# head %d: %s\n", i ? "\n\n" : "", i + 1, head_role[i]);
             for (int r = 0; r < S; r++)
                 for (int j = 0; j < S; j++)

@@ -136,7 +136,7 @@ static void print_figure_data(const double *const panel[3])
     for (int j = 0; j < S; j++)
         printf(" %s", example_tokens[j]);
     printf("\n");
-    for (int n = 0; n < 3; n++) {       /* rows only: gnuplot's matrix format */
+    for (int n = 0; n < 3; n++) {       /* no header: gnuplot's matrix format */
         printf("%s# %s\n", n ? "\n\n" : "", title[n]);
         for (int ij = 0; ij < S * S; ij++)
             printf("%.9g%c", panel[n][ij], ij % S + 1 < S ? ' ' : '\n');
