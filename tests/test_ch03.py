@@ -324,6 +324,12 @@ def bad_cases(tmp, np):
         (base + ['--heads', '2', '--key-padding', 'causal'], ['--key-padding', 'causal']),
         (base + ['--heads', '2', '--mask', 'causal', '--key-padding',
                  f('p3.txt', [[1, 1, 0, 2]])], ['--key-padding', '2']),
+        (with_opt('--k', tmp.write('nan.txt', '4 6\n' + '1 2 3 4 5 nan\n' * 4)) + ['--heads', '2'],
+         ['nan.txt:2:', 'NaN']),
+        (with_opt('--wq', tmp.write('huge.txt', '99999 99999\n')) + ['--heads', '2'],
+         ['huge.txt:1:', 'too large']),
+        (with_opt('--q', tmp.write('zero.txt', '0 6\n')) + ['--heads', '2'],
+         ['zero.txt:1:', 'positive']),
         (['--figure', '--weights'], ['--figure']),
     ]
 

@@ -262,6 +262,11 @@ def bad_cases(tmp, np):
         (base + ['stray'], ['unexpected argument', 'stray']),
         (base + ['--mask', 'causal', '--key-padding', f('p4.txt', [[1, 0.5, 1, 1]])],
          ['--key-padding', '0.5']),
+        (['--q', tmp.write('inf.txt', '3 2\n1 2\n3 inf\n5 6\n'), '--k', k, '--v', v],
+         ['inf.txt:3:', 'infinity']),
+        (['--q', q, '--k', tmp.write('huge.txt', '99999 99999\n'), '--v', v],
+         ['huge.txt:1:', 'too large']),
+        (['--q', q, '--k', k, '--v', tmp.write('zero.txt', '0 3\n')], ['zero.txt:1:']),
         (['--figure', '--q', q], ['--figure']),
     ]
 
