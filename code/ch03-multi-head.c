@@ -301,12 +301,13 @@ static void print_gradients(const MhaWeights *p, const Matrix *q,
     const double *bias[4] = { p->b_q, p->b_k, p->b_v, p->b_o };
     Matrix grad[11] = { mat_new(s_q, d), mat_new(s_k, d), mat_new(s_k, d),
                         mat_new(d, d), mat_new(d, d), mat_new(d, d),
-                        mat_new(d, d) };
-    for (int n = 0; n < 4; n++)
+                        mat_new(d, d) };    /* zeros, as mha_backward adds */
+    for (int n = 0; n < 4; n++)             /* only for the biases given */
         grad[7 + n] = bias[n] ? mat_new(1, d) : (Matrix){ 0, 0, NULL };
     MhaGrads g = { grad[3].data, grad[4].data, grad[5].data, grad[6].data,
                    grad[7].data, grad[8].data, grad[9].data, grad[10].data };
-    double *work = malloc(mha_backward_work_size(s_q, s_k, d, p->h) * sizeof *work);
+    double *work = malloc(mha_backward_work_size(s_q, s_k, d, p->h) *
+                          sizeof *work);
     if (!work)
         cli_fail("out of memory");
     mha_backward(grad[0].data, grad[1].data, grad[2].data, &g, work,

@@ -135,7 +135,7 @@ void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
     double *dq_head = o_head + (size_t)s_q * d_k;
     double *dk_head = dq_head + (size_t)s_q * d_k;
     double *dv_head = dk_head + (size_t)s_k * d_k;
-    double *dw = dv_head + (size_t)s_k * d_k;  /* s_q x s_k */
+    double *dweights = dv_head + (size_t)s_k * d_k;  /* s_q x s_k */
     mha_project(qw, q, p->w_q, p->b_q, s_q, d, d);
     mha_project(kw, k, p->w_k, p->b_k, s_k, d, d);
     mha_project(vw, v, p->w_v, p->b_v, s_k, d, d);
@@ -157,8 +157,8 @@ void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
         mha_split_head(o_head, dconcat, s_q, d, d_k, i);      /* dL/d head_i */
         for (size_t c = 0; c < (size_t)(s_q + 2 * s_k) * d_k; c++)
             dq_head[c] = 0.0;                       /* dq_head, dk_head, dv_head */
-        attention_masked_backward(dq_head, dk_head, dv_head, dw, o_head, w_i, q_head,
-                                  k_head, v_head, s_q, s_k, d_k, d_k, kappa);
+        attention_masked_backward(dq_head, dk_head, dv_head, dweights, o_head, w_i,
+                                  q_head, k_head, v_head, s_q, s_k, d_k, d_k, kappa);
         mha_merge_head(dqw, dq_head, s_q, d, d_k, i);
         mha_merge_head(dkw, dk_head, s_k, d, d_k, i);
         mha_merge_head(dvw, dv_head, s_k, d, d_k, i);
