@@ -16,7 +16,7 @@ static void usage(FILE *out)
         "                       --wq WQ --wk WK --wv WV --wo WO\n"
         "                       [--bq BQ] [--bk BK] [--bv BV] [--bo BO]\n"
         "                       [--mask causal|MASK] [--key-padding P]\n"
-        "                       [--weights]\n"
+        "                       [--weights | --grad DOUT]\n"
         "\n"
         "  Multi-head attention, equation (3): Concat(head_1..h) W_O + b_O,\n"
         "  head_i = Attn(Q W_Q,i + b_Q,i, K W_K,i + b_K,i, V W_V,i + b_V,i).\n"
@@ -30,6 +30,8 @@ static void usage(FILE *out)
         "  --key-padding P  a 1 x s_K file of 1 (token), 0 (padding); ANDed\n"
         "                   with --mask\n"
         "  --weights        print the H weight matrices (s_Q x s_K) instead\n"
+        "  --grad DOUT      take DOUT (s_Q x d_model) as dL/dout and print\n"
+        "                   the gradients of Q, K, V, weights, given biases\n"
         "  A query whose keys are all masked gets zero weights and a zero\n"
         "  output from every head.\n"
         "\n"
@@ -38,7 +40,7 @@ static void usage(FILE *out)
 }
 struct Options {
     const char *q, *k, *v, *w[4], *b[4];    /* w, b: for Q, K, V and O */
-    const char *mask, *key_padding;
+    const char *mask, *key_padding, *grad;
     int heads, weights, figure, data;   /* data: a data-mode option was given */
 };
 
@@ -51,6 +53,7 @@ static struct Options parse_options(int argc, char **argv)
         { "wv", REQ, 0, '2' },    { "wo", REQ, 0, '3' },  { "bq", REQ, 0, '4' },
         { "bk", REQ, 0, '5' },    { "bv", REQ, 0, '6' },  { "bo", REQ, 0, '7' },
         { "mask", REQ, 0, 'm' },  { "key-padding", REQ, 0, 'p' },
+        { "grad", REQ, 0, 'g' },
         { "weights", no_argument, 0, 'w' },   { "figure", no_argument, 0, 'f' },
         { "help", no_argument, 0, 'h' },      { 0, 0, 0, 0 },
     };
@@ -67,6 +70,7 @@ static struct Options parse_options(int argc, char **argv)
         case '4': case '5': case '6': case '7': o.b[opt - '4'] = optarg; break;
         case 'm': o.mask = optarg; break;
         case 'p': o.key_padding = optarg; break;
+        case 'g': o.grad = optarg; break;
         case 'w': o.weights = 1; break;
         case 'f': o.figure = 1; break;
         case 'h': usage(stdout); exit(0);
@@ -79,6 +83,8 @@ static struct Options parse_options(int argc, char **argv)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
     if (o.figure && o.data)
         cli_fail("--figure takes no other options");
+    if (o.grad && o.weights)
+        cli_fail("--grad and --weights: choose one");
     return o;
 }
 static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
@@ -228,7 +234,7 @@ static void hand_made_heads(int figure)
         for (int j = 0; j < S; j++)
             printf(" %s", sentence_tokens[j]);
         printf("\n");
-        for (int i = 0; i < H; i++) {       /* rows only: gnuplot's matrix format */
+        for (int i = 0; i < H; i++) {       /* no header: gnuplot's matrix format */
             printf("%s# head %d: %s\n", i ? "\n\n" : "", i + 1, head_role[i]);
             for (int r = 0; r < S; r++)
                 for (int j = 0; j < S; j++)
@@ -271,6 +277,49 @@ static const char *first_missing(const struct Options *o)
         if (!given[n])
             return name[n];
     return NULL;
+}
+static Matrix load_output_gradient(const char *path, int s_q, int d)
+{
+    Matrix dout = mat_load(path);
+    int rows = dout.rows, cols = dout.cols;
+    if (rows != s_q || cols != d) {
+        mat_free(&dout);                    /* exit(2) leaks nothing */
+        cli_fail("--grad %s: dL/dout is %d x %d, but the output is %d x %d",
+                 path, rows, cols, s_q, d);
+    }
+    return dout;
+}
+
+static void print_gradients(const MhaWeights *p, const Matrix *q,
+                            const Matrix *k, const Matrix *v, const Matrix *w,
+                            const Matrix *dout)
+{
+    int d = p->d_model, s_q = q->rows, s_k = k->rows;
+    const char *name[11] = { "dL/dQ", "dL/dK", "dL/dV", "dL/dW_Q", "dL/dW_K",
+                             "dL/dW_V", "dL/dW_O", "dL/db_Q", "dL/db_K",
+                             "dL/db_V", "dL/db_O" };
+    const double *bias[4] = { p->b_q, p->b_k, p->b_v, p->b_o };
+    Matrix grad[11] = { mat_new(s_q, d), mat_new(s_k, d), mat_new(s_k, d),
+                        mat_new(d, d), mat_new(d, d), mat_new(d, d),
+                        mat_new(d, d) };    /* zeros, as mha_backward adds */
+    for (int n = 0; n < 4; n++)             /* only for the biases given */
+        grad[7 + n] = bias[n] ? mat_new(1, d) : (Matrix){ 0, 0, NULL };
+    MhaGrads g = { grad[3].data, grad[4].data, grad[5].data, grad[6].data,
+                   grad[7].data, grad[8].data, grad[9].data, grad[10].data };
+    double *work = malloc(mha_backward_work_size(s_q, s_k, d, p->h) *
+                          sizeof *work);
+    if (!work)
+        cli_fail("out of memory");
+    mha_backward(grad[0].data, grad[1].data, grad[2].data, &g, work,
+                 dout->data, p, q->data, k->data, v->data, w->data, s_q, s_k);
+    for (int n = 0; n < 11; n++)
+        if (grad[n].data) {
+            printf("# %s\n", name[n]);
+            mat_write(stdout, &grad[n]);
+        }
+    for (int n = 0; n < 11; n++)
+        mat_free(&grad[n]);
+    free(work);
 }
 
 static void data_mode(const struct Options *o)
@@ -320,6 +369,9 @@ static void data_mode(const struct Options *o)
             mask = pad;
         free(valid);
     }
+    Matrix dout = { 0, 0, NULL };
+    if (o->grad)
+        dout = load_output_gradient(o->grad, s_q, d);
     MhaWeights p = { d, o->heads, w[0].data, w[1].data, w[2].data, w[3].data,
                      b[0].data, b[1].data, b[2].data, b[3].data };
     Matrix out = mat_new(s_q, d), wts = mat_new(o->heads * s_q, s_k);
@@ -328,16 +380,20 @@ static void data_mode(const struct Options *o)
         cli_fail("out of memory");
     mha_forward(out.data, wts.data, work, &p, q.data, k.data, v.data, mask,
                 s_q, s_k);
-    if (!o->weights)
-        mat_write(stdout, &out);
+    if (o->grad)
+        print_gradients(&p, &q, &k, &v, &wts, &dout);
     else
-        for (int i = 0; i < o->heads; i++) {
-            Matrix w_i = { s_q, s_k, wts.data + (size_t)i * s_q * s_k };
-            printf("# head %d of %d\n", i + 1, o->heads);
-            mat_write(stdout, &w_i);
-        }
+        if (!o->weights)
+            mat_write(stdout, &out);
+        else
+            for (int i = 0; i < o->heads; i++) {
+                Matrix w_i = { s_q, s_k, wts.data + (size_t)i * s_q * s_k };
+                printf("# head %d of %d\n", i + 1, o->heads);
+                mat_write(stdout, &w_i);
+            }
     free(work);
     free(mask);
+    mat_free(&dout);
     mat_free(&out), mat_free(&wts), mat_free(&q), mat_free(&k), mat_free(&v);
     for (int n = 0; n < 4; n++)
         mat_free(&w[n]), mat_free(&b[n]);

@@ -16,7 +16,7 @@ static void usage(FILE *out)
         "       ch04-masking --figure           print the mask figure's data\n"
         "       ch04-masking --q Q --k K --v V [--scale S]\n"
         "                    [--mask causal|MASK] [--key-padding P]\n"
-        "                    [--weights]\n"
+        "                    [--weights | --grad DOUT]\n"
         "\n"
         "  Masked attention: Softmax(kappa Q K^T + M) V, M_ij = 0 where\n"
         "  query i may attend to key j and -infinity where not.  Q is\n"
@@ -27,6 +27,8 @@ static void usage(FILE *out)
         "  --key-padding P  a 1 x s_K file of 1 (token), 0 (padding); ANDed\n"
         "                   with --mask\n"
         "  --weights        print the s_Q x s_K weights instead of the output\n"
+        "  --grad DOUT      take DOUT (s_Q x d_V) as dL/dout and print dL/dQ,\n"
+        "                   dL/dK and dL/dV\n"
         "  A query whose keys are all masked gets zero weights and a zero\n"
         "  output.\n"
         "\n"
@@ -34,7 +36,7 @@ static void usage(FILE *out)
         "  Q、K、V 和掩码，输出结果或注意力权重。全被屏蔽的查询得到全零的输出。\n");
 }
 struct Options {
-    const char *q, *k, *v, *mask, *key_padding;
+    const char *q, *k, *v, *mask, *key_padding, *grad;
     double scale;                       /* 0: the default 1/sqrt(d_K) */
     int weights, figure, data;          /* data: a data-mode option was given */
 };
@@ -45,7 +47,7 @@ static struct Options parse_options(int argc, char **argv)
     static const struct option options[] = {
         { "q", REQ, 0, 'q' },     { "k", REQ, 0, 'k' },   { "v", REQ, 0, 'v' },
         { "scale", REQ, 0, 's' }, { "mask", REQ, 0, 'm' },
-        { "key-padding", REQ, 0, 'p' },
+        { "key-padding", REQ, 0, 'p' }, { "grad", REQ, 0, 'g' },
         { "weights", no_argument, 0, 'w' },   { "figure", no_argument, 0, 'f' },
         { "help", no_argument, 0, 'h' },      { 0, 0, 0, 0 },
     };
@@ -60,6 +62,7 @@ static struct Options parse_options(int argc, char **argv)
         case 's': o.scale = cli_double("--scale", optarg, 1e-300, 1e300); break;
         case 'm': o.mask = optarg; break;
         case 'p': o.key_padding = optarg; break;
+        case 'g': o.grad = optarg; break;
         case 'w': o.weights = 1; break;
         case 'f': o.figure = 1; break;
         case 'h': usage(stdout); exit(0);
@@ -72,6 +75,8 @@ static struct Options parse_options(int argc, char **argv)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
     if (o.figure && o.data)
         cli_fail("--figure takes no other options");
+    if (o.grad && o.weights)
+        cli_fail("--grad and --weights: choose one");
     return o;
 }
 enum { S = 6, D = 8, VOCAB = 6 };
@@ -136,7 +141,7 @@ static void print_figure_data(const double *const panel[3])
     for (int j = 0; j < S; j++)
         printf(" %s", example_tokens[j]);
     printf("\n");
-    for (int n = 0; n < 3; n++) {       /* rows only: gnuplot's matrix format */
+    for (int n = 0; n < 3; n++) {       /* no header: gnuplot's matrix format */
         printf("%s# %s\n", n ? "\n\n" : "", title[n]);
         for (int ij = 0; ij < S * S; ij++)
             printf("%.9g%c", panel[n][ij], ij % S + 1 < S ? ' ' : '\n');
@@ -343,12 +348,33 @@ static void data_mode(const struct Options *o)
             mask = pad;
         free(valid);
     }
+    Matrix dout = o->grad ? mat_load(o->grad) : (Matrix){ 0, 0, NULL };
+    if (o->grad && (dout.rows != s_q || dout.cols != d_v)) {
+        int rows = dout.rows, cols = dout.cols;
+        mat_free(&dout);
+        cli_fail("--grad %s: dL/dout is %d x %d, but the output is %d x %d",
+                 o->grad, rows, cols, s_q, d_v);
+    }
     Matrix out = mat_new(s_q, d_v), w = mat_new(s_q, s_k);
     attention_masked(out.data, w.data, q.data, k.data, v.data, mask, s_q, s_k,
                      d_k, d_v, kappa);
-    mat_write(stdout, o->weights ? &w : &out);
+    if (o->grad)
+        {
+            Matrix dq = mat_new(s_q, d_k), dk = mat_new(s_k, d_k);
+            Matrix dv = mat_new(s_k, d_v), dw = mat_new(s_q, s_k);
+            attention_masked_backward(dq.data, dk.data, dv.data, dw.data, dout.data,
+                                      w.data, q.data, k.data, v.data, s_q, s_k, d_k,
+                                      d_v, kappa);
+            printf("# dL/dQ\n"), mat_write(stdout, &dq);
+            printf("# dL/dK\n"), mat_write(stdout, &dk);
+            printf("# dL/dV\n"), mat_write(stdout, &dv);
+            mat_free(&dq), mat_free(&dk), mat_free(&dv), mat_free(&dw);
+        }
+    else
+        mat_write(stdout, o->weights ? &w : &out);
     free(mask);
     mat_free(&out), mat_free(&w), mat_free(&q), mat_free(&k), mat_free(&v);
+    mat_free(&dout);
 }
 
 int main(int argc, char **argv)

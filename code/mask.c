@@ -51,22 +51,50 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
     }
     matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
 }
+void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
+                               const double *dout, const double *w,
+                               const double *q, const double *k,
+                               const double *v, int s_q, int s_k, int d_k,
+                               int d_v, double kappa)
+{
+    for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
+        dw[ij] = 0.0;
+    matmul_backward(dw, dv, dout, w, v, s_q, s_k, d_v);    /* out = W V */
+    for (int i = 0; i < s_q; i++)                       /* dS = J dW, per row */
+        softmax_backward(dw + (size_t)i * s_k, w + (size_t)i * s_k,
+                         dw + (size_t)i * s_k, s_k);
+    for (int i = 0; i < s_q; i++)
+        for (int j = 0; j < s_k; j++) {
+            double g = kappa * dw[(size_t)i * s_k + j];     /* dL/d<q_i, k_j> */
+            if (g == 0.0)
+                continue;
+            for (int c = 0; c < d_k; c++) {
+                dq[(size_t)i * d_k + c] += g * k[(size_t)j * d_k + c];
+                dk[(size_t)j * d_k + c] += g * q[(size_t)i * d_k + c];
+            }
+        }
+}
 unsigned char *mask_load(const char *option, const char *spec, int rows,
                          int cols)
 {
     Matrix m = { 0, 0, NULL };
     if (strcmp(spec, "causal") != 0) {
         m = mat_load(spec);
-        if (m.rows != rows || m.cols != cols)
+        if (m.rows != rows || m.cols != cols) {
+            int r = m.rows, c = m.cols;
+            mat_free(&m);                           /* exit(2) leaks nothing */
             cli_fail("%s %s: the mask is %d x %d, but it must be %d x %d", option, spec,
-                     m.rows, m.cols, rows, cols);
+                     r, c, rows, cols);
+        }
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++) {
                 double x = m.data[(size_t)i * cols + j];
-                if (x != 0.0 && x != 1.0)
+                if (x != 0.0 && x != 1.0) {
+                    mat_free(&m);
                     cli_fail("%s %s: row %d, column %d is %g, but a mask holds only "
                              "1 (may attend) and 0 (masked)", option, spec, i + 1,
                              j + 1, x);
+                }
             }
     } else if (rows > cols)
         cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask "

@@ -21,6 +21,15 @@ void mask_and(unsigned char *mask, const unsigned char *other, int s_q,
 void attention_masked(double *out, double *w, const double *q, const double *k,
                       const double *v, const unsigned char *mask,
                       int s_q, int s_k, int d_k, int d_v, double kappa);
+/* Its backward, beside it: given dout = dL/dout [s_q x d_v] and the weights w
+   the forward returned, accumulate dL/dq, dL/dk, dL/dv into dq, dk, dv (the
+   caller zeroes them first).  dw[s_q x s_k] is scratch.  The mask is not
+   needed: masked weights are 0, and so are their gradients. */
+void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
+                               const double *dout, const double *w,
+                               const double *q, const double *k,
+                               const double *v, int s_q, int s_k, int d_k,
+                               int d_v, double kappa);
 /* For the programs: the mask an option names.  "causal" is mask_causal (and
    needs rows <= cols); anything else is a matrix file of rows x cols entries,
    each 0 or 1.  Like mat_load, it prints one line and exits with status 2 on

@@ -32,6 +32,13 @@ void mha_merge_head(double *dst, const double *src, int s, int d_model,
             block[c] = src[(size_t)r * d_k + c];
     }
 }
+/* db_c += sum_r dy_rc: a bias added to every row gets the sum of the rows. */
+static void add_column_sums(double *db, const double *dy, int n, int d)
+{
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < d; c++)
+            db[c] += dy[(size_t)r * d + c];
+}
 size_t mha_work_size(int s_q, int s_k, int d_model, int h)
 {
     size_t d = (size_t)d_model, d_k = d / (size_t)h;
@@ -39,6 +46,12 @@ size_t mha_work_size(int s_q, int s_k, int d_model, int h)
     size_t packed = (2 * sq + 2 * sk) * d + (2 * sq + 2 * sk) * d_k;
     size_t by_head = 3 * d * d_k + (2 * sq + 2 * sk) * d_k + sq * d;
     return packed > by_head ? packed : by_head;
+}
+size_t mha_backward_work_size(int s_q, int s_k, int d_model, int h)
+{
+    size_t d = (size_t)d_model, d_k = d / (size_t)h;
+    size_t sq = (size_t)s_q, sk = (size_t)s_k;
+    return (4 * sq + 4 * sk) * d + (3 * sq + 4 * sk) * d_k + sq * sk;
 }
 void mha_forward(double *out, double *w, double *work, const MhaWeights *p,
                  const double *q, const double *k, const double *v,
@@ -103,6 +116,62 @@ void mha_forward_by_head(double *out, double *w, double *work,
         for (int r = 0; r < s_q; r++)
             for (int c = 0; c < d; c++)
                 out[(size_t)r * d + c] += p->b_o[c];
+}
+void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
+                  double *work, const double *dout, const MhaWeights *p,
+                  const double *q, const double *k, const double *v,
+                  const double *w, int s_q, int s_k)
+{
+    int d = p->d_model, d_k = p->d_model / p->h;
+    double kappa = 1.0 / sqrt((double)d_k);
+    double *qw = work, *kw = qw + (size_t)s_q * d, *vw = kw + (size_t)s_k * d;
+    double *concat = vw + (size_t)s_k * d, *dconcat = concat + (size_t)s_q * d;
+    double *dqw = dconcat + (size_t)s_q * d;    /* dL/d(Q W_Q + b_Q), s_q x d */
+    double *dkw = dqw + (size_t)s_q * d, *dvw = dkw + (size_t)s_k * d;
+    double *q_head = dvw + (size_t)s_k * d;     /* head i, forward and backward */
+    double *k_head = q_head + (size_t)s_q * d_k;
+    double *v_head = k_head + (size_t)s_k * d_k;
+    double *o_head = v_head + (size_t)s_k * d_k;
+    double *dq_head = o_head + (size_t)s_q * d_k;
+    double *dk_head = dq_head + (size_t)s_q * d_k;
+    double *dv_head = dk_head + (size_t)s_k * d_k;
+    double *dweights = dv_head + (size_t)s_k * d_k;  /* s_q x s_k */
+    mha_project(qw, q, p->w_q, p->b_q, s_q, d, d);
+    mha_project(kw, k, p->w_k, p->b_k, s_k, d, d);
+    mha_project(vw, v, p->w_v, p->b_v, s_k, d, d);
+    for (int i = 0; i < p->h; i++) {
+        mha_split_head(v_head, vw, s_k, d, d_k, i);
+        matmul(o_head, w + (size_t)i * s_q * s_k, v_head, s_q, s_k, d_k);
+        mha_merge_head(concat, o_head, s_q, d, d_k, i);    /* head_i = W_i V_i */
+    }
+    for (size_t rc = 0; rc < (size_t)s_q * d; rc++)
+        dconcat[rc] = 0.0;
+    matmul_backward(dconcat, g->w_o, dout, concat, p->w_o, s_q, d, d);
+    if (g->b_o)
+        add_column_sums(g->b_o, dout, s_q, d);
+    for (int i = 0; i < p->h; i++) {
+        const double *w_i = w + (size_t)i * s_q * s_k;
+        mha_split_head(q_head, qw, s_q, d, d_k, i);
+        mha_split_head(k_head, kw, s_k, d, d_k, i);
+        mha_split_head(v_head, vw, s_k, d, d_k, i);
+        mha_split_head(o_head, dconcat, s_q, d, d_k, i);      /* dL/d head_i */
+        for (size_t c = 0; c < (size_t)(s_q + 2 * s_k) * d_k; c++)
+            dq_head[c] = 0.0;                       /* dq_head, dk_head, dv_head */
+        attention_masked_backward(dq_head, dk_head, dv_head, dweights, o_head, w_i,
+                                  q_head, k_head, v_head, s_q, s_k, d_k, d_k, kappa);
+        mha_merge_head(dqw, dq_head, s_q, d, d_k, i);
+        mha_merge_head(dkw, dk_head, s_k, d, d_k, i);
+        mha_merge_head(dvw, dv_head, s_k, d, d_k, i);
+    }
+    matmul_backward(dq, g->w_q, dqw, q, p->w_q, s_q, d, d);
+    matmul_backward(dk, g->w_k, dkw, k, p->w_k, s_k, d, d);
+    matmul_backward(dv, g->w_v, dvw, v, p->w_v, s_k, d, d);
+    if (g->b_q)
+        add_column_sums(g->b_q, dqw, s_q, d);
+    if (g->b_k)
+        add_column_sums(g->b_k, dkw, s_k, d);
+    if (g->b_v)
+        add_column_sums(g->b_v, dvw, s_k, d);
 }
 long mha_param_count(int d_model, int h, int with_bias)
 {

@@ -27,6 +27,23 @@ void mha_forward_by_head(double *out, double *w, double *work,
                          const MhaWeights *p, const double *q, const double *k,
                          const double *v, const unsigned char *mask,
                          int s_q, int s_k);
+/* Gradients of one layer's parameters, laid out like MhaWeights. */
+typedef struct {
+    double *w_q, *w_k, *w_v, *w_o;          /* d_model x d_model each */
+    double *b_q, *b_k, *b_v, *b_o;          /* d_model each, or NULL: skip */
+} MhaGrads;
+
+/* Doubles of scratch space that mha_backward needs. */
+size_t mha_backward_work_size(int s_q, int s_k, int d_model, int h);
+/* Backward of mha_forward: given dout = dL/dout [s_q x d_model] and the
+   weights w that mha_forward returned for the same inputs, accumulate dL/dq,
+   dL/dk, dL/dv into dq, dk, dv and the parameters' gradients into g (the
+   caller zeroes them first).  dq, dk and dv may be one buffer: for
+   self-attention that buffer receives the sum of the three. */
+void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
+                  double *work, const double *dout, const MhaWeights *p,
+                  const double *q, const double *k, const double *v,
+                  const double *w, int s_q, int s_k);
 /* y[n x d_out] = x[n x d_in] w[d_in x d_out] + b, b[d_out] added to every row
    (b == NULL: no bias). */
 void mha_project(double *y, const double *x, const double *w, const double *b,

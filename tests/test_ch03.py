@@ -189,6 +189,75 @@ def test_pytorch_gives_nan_on_a_fully_masked_row():
     assert np.isfinite(out[0]).all()
 
 
+def run_grad(np, q, k, v, w, b, h, mask, dout):
+    with TempDir() as tmp:
+        args = write_case(tmp, np, q, k, v, w, b, mask) + ['--heads', str(h)]
+        args += ['--grad', tmp.write('dout.txt', matrix_text(dout))]
+        rc, out, err = run(PROG, args)
+        assert rc == 0, 'exit %d: %s' % (rc, err)
+    names = re.findall(r'^# (dL/d\S+)$', out, re.M)
+    return dict(zip(names, (np.array(m) for m in parse_matrices(out))))
+
+
+def test_backward_against_pytorch_autograd():
+    # L = sum(dout * out); PyTorch differentiates its own forward in float64.
+    np, t = numpy(), torch()
+    rng = np.random.default_rng(37)
+    for n, (h, d_k, s_q, s_k, bias, kind) in enumerate(CASES[:6]):
+        q, k, v, w, b, mask = random_case(np, rng, h, d_k, s_q, s_k, bias, kind)
+        dout = rng.normal(size=(s_q, h * d_k))
+        got = run_grad(np, q, k, v, w, b, h, mask, dout)
+        d = h * d_k
+        m = t.nn.MultiheadAttention(d, h, bias=bias, batch_first=True, dtype=t.float64)
+        with t.no_grad():
+            m.in_proj_weight.copy_(t.tensor(np.concatenate([w[0].T, w[1].T, w[2].T])))
+            m.out_proj.weight.copy_(t.tensor(w[3].T))
+            if bias:
+                m.in_proj_bias.copy_(t.tensor(np.concatenate([b[0], b[1], b[2]])))
+                m.out_proj.bias.copy_(t.tensor(b[3]))
+        tq, tk, tv = (t.tensor(x)[None].requires_grad_() for x in (q, k, v))
+        attn_mask = None if mask is None else t.tensor(mask == 0)
+        out, _ = m(tq, tk, tv, attn_mask=attn_mask, need_weights=False)
+        (out[0] * t.tensor(dout)).sum().backward()
+        what = 'case %d (h=%d, s_Q=%d, s_K=%d, biases=%s, mask=%s)' % (n, h, s_q, s_k,
+                                                                        bias, kind)
+        for name, x in (('dL/dQ', tq), ('dL/dK', tk), ('dL/dV', tv)):
+            close(np, got[name], x.grad[0].numpy(), what + ' ' + name)
+        wg = m.in_proj_weight.grad.numpy()
+        for i, name in enumerate(('dL/dW_Q', 'dL/dW_K', 'dL/dW_V')):
+            close(np, got[name], wg[i * d:(i + 1) * d].T, what + ' ' + name)
+        close(np, got['dL/dW_O'], m.out_proj.weight.grad.numpy().T, what + ' dL/dW_O')
+        if bias:
+            bg = m.in_proj_bias.grad.numpy()
+            for i, name in enumerate(('dL/db_Q', 'dL/db_K', 'dL/db_V')):
+                close(np, got[name][0], bg[i * d:(i + 1) * d], what + ' ' + name)
+            close(np, got['dL/db_O'][0], m.out_proj.bias.grad.numpy(), what + ' dL/db_O')
+        else:
+            assert not any(k.startswith('dL/db') for k in got), sorted(got)
+
+
+def test_backward_of_a_fully_masked_row_reaches_b_o_only():
+    # Finite differences of L = sum(dout * out) in NumPy, for a mask with a
+    # fully masked row, against the program's analytic gradients.
+    np = numpy()
+    rng = np.random.default_rng(38)
+    h, d_k, s_q, s_k = 2, 2, 3, 4
+    q, k, v, w, b, mask = random_case(np, rng, h, d_k, s_q, s_k, True, 'random')
+    mask[1] = 0
+    dout = rng.normal(size=(s_q, h * d_k))
+    got = run_grad(np, q, k, v, w, b, h, mask, dout)
+    loss = lambda q_: (mha_numpy(np, q_, k, v, w, b, h, mask)[0] * dout).sum()  # noqa: E731
+    num = np.zeros_like(q)
+    for i in range(s_q):
+        for c in range(h * d_k):
+            e = np.zeros_like(q)
+            e[i, c] = 1e-6
+            num[i, c] = (loss(q + e) - loss(q - e)) / 2e-6
+    assert np.abs(got['dL/dQ'] - num).max() < 1e-6, (got['dL/dQ'], num)
+    assert not got['dL/dQ'][1].any(), 'the masked row\'s query gets no gradient'
+    close(np, got['dL/db_O'][0], dout.sum(axis=0), 'dL/db_O')
+
+
 def demo_output():
     rc, out, err = run(PROG)
     assert rc == 0 and err == '', 'demo: exit %d, stderr %r' % (rc, err)
@@ -324,6 +393,16 @@ def bad_cases(tmp, np):
         (base + ['--heads', '2', '--key-padding', 'causal'], ['--key-padding', 'causal']),
         (base + ['--heads', '2', '--mask', 'causal', '--key-padding',
                  f('p3.txt', [[1, 1, 0, 2]])], ['--key-padding', '2']),
+        (with_opt('--k', tmp.write('nan.txt', '4 6\n' + '1 2 3 4 5 nan\n' * 4)) + ['--heads', '2'],
+         ['nan.txt:2:', 'NaN']),
+        (with_opt('--wq', tmp.write('huge.txt', '99999 99999\n')) + ['--heads', '2'],
+         ['huge.txt:1:', 'too large']),
+        (with_opt('--q', tmp.write('zero.txt', '0 6\n')) + ['--heads', '2'],
+         ['zero.txt:1:', 'positive']),
+        (base + ['--heads', '2', '--grad', f('g.txt', rng.normal(size=(3, 5)))],
+         ['--grad', '3 x 5', '3 x 6']),
+        (base + ['--heads', '2', '--grad', f('g2.txt', rng.normal(size=(3, 6))),
+                 '--weights'], ['--grad', '--weights']),
         (['--figure', '--weights'], ['--figure']),
     ]
 

@@ -172,6 +172,48 @@ def test_the_three_uses_recipe_runs_as_printed():
           'cross-attention')
 
 
+def test_backward_against_torch_and_by_hand():
+    # Against torch autograd where every row has a key to see; for a fully
+    # masked row the gradients are 0 by the book's rule (its output is 0).
+    np, t = numpy(), torch()
+    rng = np.random.default_rng(46)
+    for n, (s_q, s_k, d_k, d_v, kind) in enumerate([(4, 4, 3, 2, 'causal'),
+                                                     (3, 6, 2, 4, 'causal'),
+                                                     (5, 5, 4, 3, 'random')]):
+        q, k, v = rng.normal(size=(s_q, d_k)), rng.normal(size=(s_k, d_k)), \
+            rng.normal(size=(s_k, d_v))
+        mask = causal(np, s_q, s_k) if kind == 'causal' else \
+            (rng.random((s_q, s_k)) < 0.6).astype(int)
+        if kind == 'random':
+            mask[np.arange(s_q), rng.integers(0, s_k, s_q)] = 1
+        dout = rng.normal(size=(s_q, d_v))
+        with TempDir() as tmp:
+            args = ['--q', tmp.write('q.txt', matrix_text(q)),
+                    '--k', tmp.write('k.txt', matrix_text(k)),
+                    '--v', tmp.write('v.txt', matrix_text(v)),
+                    '--mask', 'causal' if kind == 'causal' else tmp.write('m.txt', matrix_text(mask)),
+                    '--grad', tmp.write('d.txt', matrix_text(dout))]
+            rc, out, err = run(PROG, args)
+            assert rc == 0, err
+        dq, dk, dv = (np.array(m) for m in parse_matrices(out))
+        tq, tk, tv = (t.tensor(x).requires_grad_() for x in (q, k, v))
+        s = (tq @ tk.T / d_k ** 0.5).masked_fill(t.tensor(mask == 0), float('-inf'))
+        (t.softmax(s, dim=-1) @ tv * t.tensor(dout)).sum().backward()
+        for name, got, x in (('dQ', dq, tq), ('dK', dk, tk), ('dV', dv, tv)):
+            close(np, got, x.grad.numpy(), 'case %d %s' % (n, name))
+    # A fully masked row contributes nothing, and receives nothing.
+    q, k, v = rng.normal(size=(2, 2)), rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    with TempDir() as tmp:
+        args = ['--q', tmp.write('q.txt', matrix_text(q)), '--k', tmp.write('k.txt', matrix_text(k)),
+                '--v', tmp.write('v.txt', matrix_text(v)),
+                '--mask', tmp.write('m.txt', matrix_text([[0, 0, 0], [1, 1, 0]])),
+                '--grad', tmp.write('d.txt', matrix_text([[5.0, -3.0], [1.0, 2.0]]))]
+        rc, out, err = run(PROG, args)
+        assert rc == 0, err
+    dq, dk, dv = (np.array(m) for m in parse_matrices(out))
+    assert not dq[0].any() and not dk[2].any() and not dv[2].any(), out
+
+
 def demo_output():
     rc, out, err = run(PROG)
     assert rc == 0 and err == '', 'demo: exit %d, stderr %r' % (rc, err)
@@ -262,6 +304,13 @@ def bad_cases(tmp, np):
         (base + ['stray'], ['unexpected argument', 'stray']),
         (base + ['--mask', 'causal', '--key-padding', f('p4.txt', [[1, 0.5, 1, 1]])],
          ['--key-padding', '0.5']),
+        (['--q', tmp.write('inf.txt', '3 2\n1 2\n3 inf\n5 6\n'), '--k', k, '--v', v],
+         ['inf.txt:3:', 'infinity']),
+        (['--q', q, '--k', tmp.write('huge.txt', '99999 99999\n'), '--v', v],
+         ['huge.txt:1:', 'too large']),
+        (['--q', q, '--k', k, '--v', tmp.write('zero.txt', '0 3\n')], ['zero.txt:1:']),
+        (base + ['--grad', f('g.txt', rng.normal(size=(3, 2)))], ['--grad', '3 x 2', '3 x 3']),
+        (base + ['--grad', f('g2.txt', rng.normal(size=(3, 3))), '--weights'], ['--grad']),
         (['--figure', '--q', q], ['--figure']),
     ]
 

@@ -116,3 +116,54 @@ Test(mha, counts_worked_by_hand)
     for (int h = 1; h <= 64; h *= 2)
         cr_expect_eq(mha_multiply_adds(10, 20, 64, h), mha_multiply_adds(10, 20, 64, 1));
 }
+
+/* L = sum(g .* MHA(x, x, x)) for self-attention, with a causal mask. */
+static double mha_loss(const MhaWeights *p, const double *x, const double *g,
+                       const unsigned char *mask, int s, double *work)
+{
+    double out[4 * 6], w[3 * 4 * 4], L = 0.0;
+    mha_forward(out, w, work, p, x, x, x, mask, s, s);
+    for (int c = 0; c < s * p->d_model; c++)
+        L += g[c] * out[c];
+    return L;
+}
+
+Test(mha, backward_matches_finite_differences_for_self_attention)
+{
+    enum { s = 4, d = 6, h = 3 };
+    double store[4 * d * d + 4 * d], grads[4 * d * d + 4 * d] = { 0 };
+    double x[s * d], g[s * d], dx[s * d] = { 0 }, out[s * d], w[h * s * s];
+    double work[2048];
+    unsigned char mask[s * s];
+    Rng rng;
+    rng_seed(&rng, 23);
+    MhaWeights p;
+    random_layer(&rng, store, &p, d, h, 1);
+    rng_fill_normal(&rng, x, s * d, 0, 1);
+    rng_fill_normal(&rng, g, s * d, 0, 1);
+    mask_causal(mask, s, s);
+    cr_assert_leq(mha_backward_work_size(s, s, d, h), 2048);
+    MhaGrads gr = { grads, grads + d * d, grads + 2 * d * d, grads + 3 * d * d,
+                    grads + 4 * d * d, grads + 4 * d * d + d,
+                    grads + 4 * d * d + 2 * d, grads + 4 * d * d + 3 * d };
+    mha_forward(out, w, work, &p, x, x, x, mask, s, s);
+    mha_backward(dx, dx, dx, &gr, work, g, &p, x, x, x, w, s, s);  /* one buffer */
+    for (int c = 0; c < s * d; c++) {       /* dL/dx, through Q, K and V at once */
+        double keep = x[c], e = 1e-6;
+        x[c] = keep + e;
+        double up = mha_loss(&p, x, g, mask, s, work);
+        x[c] = keep - e;
+        double down = mha_loss(&p, x, g, mask, s, work);
+        x[c] = keep;
+        cr_expect_lt(fabs((up - down) / (2 * e) - dx[c]), 1e-7, "dx[%d]", c);
+    }
+    for (int c = 0; c < 4 * d * d + 4 * d; c++) {  /* every weight and bias */
+        double keep = store[c], e = 1e-6;
+        store[c] = keep + e;
+        double up = mha_loss(&p, x, g, mask, s, work);
+        store[c] = keep - e;
+        double down = mha_loss(&p, x, g, mask, s, work);
+        store[c] = keep;
+        cr_expect_lt(fabs((up - down) / (2 * e) - grads[c]), 1e-7, "parameter %d", c);
+    }
+}
