@@ -1,8 +1,0 @@
-# data: ch05-feed-forward
-# Not a drawing: the "position-wise" part of the demo's output, set verbatim,
-# so that the book shows what the program prints when the book is built.
-set print outfile
-print "\\begin{verbatim}"
-print system("sed -n '/^## position-wise$/,/^$/{/^#/d;/^$/d;p}' " . datafile)
-print "\\end{verbatim}"
-unset print

@@ -1,8 +1,0 @@
-# data: ch06-embeddings
-# Not a drawing: the "the example sentence" part of the demo's output, set verbatim,
-# so that the book shows what the program prints when the book is built.
-set print outfile
-print "\\begin{verbatim}"
-print system("sed -n '/^## the example sentence/,/^$/{/^##/d;/^$/d;p}' " . datafile)
-print "\\end{verbatim}"
-unset print

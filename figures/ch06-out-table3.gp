@@ -1,8 +1,0 @@
-# data: ch06-embeddings
-# Not a drawing: the "Table 3" part of the demo's output, set verbatim,
-# so that the book shows what the program prints when the book is built.
-set print outfile
-print "\\begin{verbatim}"
-print system("sed -n '/^## Table 3/,/^$/{/^##/d;/^$/d;p}' " . datafile)
-print "\\end{verbatim}"
-unset print
