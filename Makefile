@@ -45,6 +45,7 @@ $(B)/tangle.mk: $(CHAPTERS) tools/tangle.sh
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 include $(B)/tangle.mk
 endif
+-include exercises/exercises.mk  # exercises and their autograder: make grade, student, gradescope
 
 # `make tangle FORCE=1` rewrites code/ from the chapters even where a file
 # there was not written by the last tangle.
@@ -124,6 +125,17 @@ FIG_TEX := $(FIGURES:%=$(B)/fig/%.tex)
 
 figures: $(FIG_TEX)
 
+#### Program output quoted in the text ######################################
+# \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
+# program (once per distinct command) and sets the section verbatim.
+$(B)/excerpts.mk: $(CHAPTERS) tools/excerpt.py
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/excerpt.py rules $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+include $(B)/excerpts.mk
+endif
+
 #### Weave and typeset #######################################################
 $(B)/lang.ok: $(CHAPTERS) tools/nwlang.py
 	$(call msg,CHECK,zh/en pairs)
@@ -140,7 +152,7 @@ $(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
 
-$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty $(FIG_TEX) tools/latex.sh
+$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty $(FIG_TEX) $(EXCERPT_TEX) tools/latex.sh
 	$(call need,xelatex,texlive-xetex)
 	$(call msg,XELATEX,book-$*)
 	$(Q)tools/latex.sh $(B) $*

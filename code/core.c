@@ -18,6 +18,16 @@ Matrix mat_new(int rows, int cols)
     return m;
 }
 
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "%s: out of memory (%zu x %zu bytes)\n", cli_name(), count, size);
+        exit(1);
+    }
+    return p;
+}
+
 void mat_free(Matrix *m)
 {
     free(m->data);

@@ -11,6 +11,7 @@ typedef struct {
 } Matrix;
 Matrix mat_new(int rows, int cols);   /* zero-filled; exits with status 1 if out of memory */
 void mat_free(Matrix *m);             /* frees the data and zeroes *m; safe on a zeroed Matrix */
+void *xcalloc(size_t count, size_t size);  /* zero-filled; exits with status 1 if out of memory */
 #define MAT_MAX_ENTRIES (1L << 26)     /* 64 Mi entries, 512 MiB: larger is refused */
 int mat_read(const char *path, Matrix *m, char *err, size_t errlen);
 Matrix mat_load(const char *path);     /* mat_read, or print the error and exit(2) */

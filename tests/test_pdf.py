@@ -86,3 +86,10 @@ def decode_bookmark(line):
             raw.append(ord(title[i]))
             i += 1
     return raw[2:].decode('utf-16-be') if raw[:2] == b'\xfe\xff' else raw.decode('latin-1')
+
+
+def test_chapter_references_are_arabic_numerals_in_english_text():
+    for e in ('en', 'bilingual'):
+        text = '\n'.join(pages(e))
+        m = re.search(r'(Chapter|Appendix)\s+[一二三四五六七八九十]', text)
+        assert not m, 'book-%s.pdf: %r (a Chinese numeral in English text)' % (e, m.group())

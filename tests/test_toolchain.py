@@ -110,3 +110,32 @@ def test_misspelled_chunk_name_fails_the_build_naming_file_and_line():
         assert rc != 0 and 'never used' in out and ':%d:' % (m + 1) in out, out[-500:]
     finally:
         shutil.rmtree(d)
+
+
+def test_two_chapters_defining_the_same_file_fails():
+    d = copy_of_sources()
+    try:
+        path = os.path.join(d, 'chapters', '00-preface.nw')
+        with open(path, 'a', encoding='utf-8') as f:
+            f.write('\n<<code/core.h>>=\n/* a second definition */\n@\n')
+        rc, out = make(d, 'programs')
+        assert rc != 0, 'the build accepted code/core.h defined in two chapters'
+        assert 'chapters/90-appendix-core.nw:' in out and 'already defined at' in out \
+            and 'chapters/00-preface.nw:' in out, out[-500:]
+    finally:
+        shutil.rmtree(d)
+
+
+def test_quoting_a_section_the_program_does_not_print_fails_the_build():
+    d = copy_of_sources()
+    try:
+        path = os.path.join(d, 'chapters', '90-appendix-core.nw')
+        with open(path, 'a', encoding='utf-8') as f:
+            f.write('\n\\programoutput{appA-none}{appA-matrix --histogram}{no such section}\n')
+        lines = open(path, encoding='utf-8').read().count('\n')
+        rc, out = make(d, os.path.join('build', 'excerpt', 'appA-none.tex'))
+        assert rc != 0, 'the build quoted a section the program does not print'
+        assert "chapters/90-appendix-core.nw:%d:" % lines in out and \
+            "no section '## no such section'" in out, out[-500:]
+    finally:
+        shutil.rmtree(d)

@@ -49,6 +49,18 @@ while IFS= read -r root; do
     esac
 done < <(noroots "${chapters[@]}")
 
+# A root continued in another chapter is almost surely two chapters choosing
+# the same file name: noweb would silently concatenate them.
+for name in "${roots[@]}"; do
+    files=$(grep -l -F -x -- "<<$name>>=" "${chapters[@]}" || true)
+    if [ "$(echo "$files" | wc -l)" -gt 1 ]; then
+        where=($(grep -n -F -x -- "<<$name>>=" "${chapters[@]}" | cut -d: -f1,2))
+        echo "${where[1]}: root <<$name>> is already defined at ${where[0]}; two chapters" \
+             "chose the same file name (rename one)" >&2
+        status=1
+    fi
+done
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -200,3 +200,17 @@ Test(cli, out_of_range_argument_exits_2, .exit_code = 2)
 {
     cli_double("--x", "nan", 0, 1);
 }
+
+Test(memory, xcalloc_gives_zeroed_memory)
+{
+    double *p = xcalloc(1000, sizeof *p);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(p[i], 0.0);
+    free(p);
+}
+
+Test(memory, xcalloc_exits_1_when_the_request_cannot_be_met, .exit_code = 1)
+{
+    /* count * size overflows size_t: calloc must refuse, xcalloc exits */
+    xcalloc(SIZE_MAX / 2, 4);
+}

@@ -1,0 +1,2 @@
+#define transpose transpose_unused
+void transpose(double *out, const double *a, int rows, int cols);

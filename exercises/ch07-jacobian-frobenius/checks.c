@@ -1,0 +1,92 @@
+/* Checks of Exercise 7.2.  Expected values: the text's closed forms (two
+   keys at 1/2 give 1/2, n uniform keys sqrt(n-1)/n, one-hot gives 0), or the
+   Frobenius norm of the explicit matrix diag(p) - p^T p summed in long
+   double here.  Tolerance 1e-12 absolute, as the exercise states. */
+#include "grade.h"
+#include "jacobian_frobenius.h"
+#include <math.h>
+
+static double explicit_norm(const double *p, int n)
+{
+    long double sum = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            long double e = (i == j ? (long double)p[i] : 0) - (long double)p[i] * p[j];
+            sum += e * e;
+        }
+    return (double)sqrtl(sum);
+}
+
+/* a random probability vector with entries drawn then normalised */
+static void random_p(double *p, int n, unsigned long seed, double spread)
+{
+    double z = 0;
+    grade_random(p, n, seed, -spread, spread);
+    for (int j = 0; j < n; j++)
+        z += (p[j] = exp(p[j]));
+    for (int j = 0; j < n; j++)
+        p[j] /= z;
+}
+
+static void compare(const char *what, const double *p, int n, double want)
+{
+    double *pp = grade_copy(p, n);
+    double got = softmax_jacobian_frobenius(pp, n);
+    expect_near(what, got, want);
+    expect_same("p", pp, p, n);
+}
+
+CHECK(two_keys_at_one_half)
+{
+    double p[2] = { 0.5, 0.5 };
+    compare("||J||_F for p = (1/2, 1/2)", p, 2, 0.5);
+}
+
+CHECK(uniform_keys)
+{
+    /* n uniform keys: sqrt(n - 1) / n */
+    double p[8];
+    for (int n = 1; n <= 8; n++) {
+        for (int j = 0; j < n; j++)
+            p[j] = 1.0 / n;
+        compare("||J||_F for n uniform keys", p, n, sqrt(n - 1.0) / n);
+    }
+}
+
+CHECK(one_hot_is_zero)
+{
+    /* a saturated softmax: J = 0 */
+    double p[4] = { 0, 0, 1, 0 };
+    compare("||J||_F for a one-hot p", p, 4, 0.0);
+}
+
+CHECK(random_p_matches_the_matrix)
+{
+    double p[10];
+    random_p(p, 10, 5, 2.0);
+    compare("||J||_F", p, 10, explicit_norm(p, 10));
+}
+
+/* BEGIN HIDDEN */
+CHECK(long_random_p)
+{
+    enum { N = 300 };
+    double *p = grade_doubles(N);
+    random_p(p, N, 77, 4.0);
+    compare("||J||_F", p, N, explicit_norm(p, N));
+}
+
+CHECK(peaked_p)
+{
+    /* one weight 0.999: ||J||_F about 1.4e-3 */
+    double p[3] = { 0.999, 0.0006, 0.0004 };
+    compare("||J||_F", p, 3, explicit_norm(p, 3));
+}
+
+CHECK(uneven_two_keys)
+{
+    /* two keys (a, 1 - a): ||J||_F = 2 a (1 - a) */
+    double p[2] = { 0.25, 0.75 };
+    compare("||J||_F for p = (1/4, 3/4)", p, 2, 2 * 0.25 * 0.75);
+}
+/* END HIDDEN */

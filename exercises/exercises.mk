@@ -1,0 +1,22 @@
+#### Exercises and their autograder (exercises/, tools/grade.py) ###########
+# make grade [EX=ID]   grade the files in exercises/ (here: the solutions);
+#                      LANG=zh or LANG=en picks the feedback language
+# make student         build/student/ and build/student.tar.gz: stubs, visible
+#                      checks, the grader and the library it links
+# make gradescope      build/gradescope.zip: the Gradescope autograder
+# make test-grader     the grader's own tests (also part of make test)
+# See exercises/INSTRUCTOR.md.
+grade:
+	$(Q)$(PYTHON) tools/grade.py $(if $(EX),--ex '$(EX)')
+
+student:
+	$(Q)EX='$(EX)' $(PYTHON) tools/grade_release.py student
+
+gradescope:
+	$(Q)EX='$(EX)' $(PYTHON) tools/grade_release.py gradescope
+
+test-grader:
+	$(call msg,TEST,tests/test_grader.py)
+	$(Q)$(PYTHON) tests/run.py test_grader
+
+.PHONY: grade student gradescope test-grader

@@ -1,0 +1,70 @@
+/* exercises/harness/grade.h: what an exercise's checks.c uses.
+ *
+ * A check is a function declared with CHECK(name) { ... }.  It calls the
+ * student's function on inputs it prepared, then compares with expect_*().
+ * The first failed expectation ends the check; a check that returns without
+ * a failed expectation passes.  The grader runs every check in its own
+ * process (`./checks NAME ATOL RTOL`), so a check may assume nothing about
+ * the others, and the student's code may crash, loop or exit: the grader,
+ * not this harness, notices that.
+ *
+ * Buffers handed to the student's function should come from grade_doubles()
+ * (outputs: exactly n doubles, filled with NaN, so an entry the student never
+ * writes fails and a write one past the end is an AddressSanitizer report)
+ * and grade_copy() (inputs: an exact-size copy on the heap).
+ *
+ * Expected values are worked out by hand in the check or computed by a
+ * short, independent formula in the check itself; never from the reference
+ * solution.
+ */
+#ifndef GRADE_H
+#define GRADE_H
+#include <stddef.h>
+
+typedef void (*grade_check_fn)(void);
+void grade_register(const char *name, grade_check_fn fn);
+
+#define CHECK(name)                                                        \
+    static void check_##name(void);                                        \
+    __attribute__((constructor)) static void register_##name(void)        \
+    {                                                                      \
+        grade_register(#name, check_##name);                               \
+    }                                                                      \
+    static void check_##name(void)
+
+/* The tolerance of this run (from exercise.json, through the command line):
+   |actual - expected| <= atol + rtol * |expected|. */
+double grade_atol(void);
+double grade_rtol(void);
+
+/* Heap buffers of exactly n entries, freed by the harness after the check. */
+double *grade_doubles(size_t n);                 /* filled with NaN */
+double *grade_copy(const double *x, size_t n);   /* a copy of x[0..n) */
+int *grade_ints(size_t n, int fill);
+unsigned char *grade_bytes(size_t n, int fill);
+
+/* Expectations: the first that fails ends the check with a message giving
+   WHAT, the expected and the actual value. */
+void expect_near(const char *what, double actual, double expected);
+void expect_near_tol(const char *what, double actual, double expected,
+                     double atol, double rtol);
+void expect_doubles(const char *what, const double *actual,
+                    const double *expected, size_t n);  /* reports what[i] */
+void expect_matrix(const char *what, const double *actual,
+                   const double *expected, int rows, int cols); /* what[i][j] */
+void expect_same(const char *what, const double *actual,
+                 const double *original, size_t n);     /* bit-for-bit unchanged */
+void expect_int(const char *what, long actual, long expected);
+/* A condition, with the message to show in English and in Chinese. */
+void expect_true(int ok, const char *en, const char *zh);
+/* Fail now with formatted messages (printf-style, the same arguments for both). */
+void grade_fail(const char *fmt_en, const char *fmt_zh, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 3), format(printf, 2, 3)))
+#endif
+    ;
+
+/* Random inputs for larger checks: a fixed seed gives the same data everywhere. */
+void grade_random(double *x, size_t n, unsigned long seed, double lo, double hi);
+
+#endif

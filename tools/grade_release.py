@@ -1,0 +1,411 @@
+#!/usr/bin/python3
+"""Releases of the exercises, generated from the one source in exercises/.
+
+    tools/grade_release.py student      build/student/ and build/student.tar.gz
+    tools/grade_release.py gradescope   build/gradescope.zip (setup.sh, run_autograder)
+    tools/grade_release.py stub FILE    print the student stub generated from FILE
+    tools/grade_release.py table [--write]  the exercises and their hidden checks
+                                        (--write: into exercises/INSTRUCTOR.md)
+
+Markers in an exercise's files (each alone on its line, inside a C comment):
+
+    /* BEGIN SOLUTION */ ... /* END SOLUTION */
+        the reference solution; the stub has one line /* YOUR CODE HERE */
+    /* BEGIN STUB ... END STUB */
+        code for the stub only (e.g. `return 0.0;`): a comment in the
+        solution, uncommented in the stub
+    /* BEGIN HIDDEN */ ... /* END HIDDEN */
+        hidden checks in checks.c: removed from the student release
+
+The student release holds the stubs, the visible checks, the grader and the
+library it links (the book's code/*.c and code/*.h), its own README and
+Makefile, and a GitHub Classroom configuration.  No solution and no hidden
+check ever reaches it; tests/test_grader.py proves it.
+
+`EX=...` (comma- or space-separated ids or globs) limits either release to
+some exercises, e.g. one Gradescope assignment per chapter:
+    make gradescope EX='ch02-*'
+"""
+import fnmatch
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tarfile
+import zipfile
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TOOLS)
+
+
+class MarkerError(ValueError):
+    pass
+
+
+def _blocks(lines, begin, end, path):
+    """Yield (kind, line_index) for marker lines; check nesting."""
+    depth_open = None
+    for i, line in enumerate(lines):
+        has_b, has_e = begin in line, end in line
+        if has_b and has_e:
+            raise MarkerError('%s:%d: %s and %s on one line' % (path, i + 1, begin, end))
+        if has_b:
+            if depth_open is not None:
+                raise MarkerError('%s:%d: %s inside another (opened at line %d)'
+                                  % (path, i + 1, begin, depth_open + 1))
+            depth_open = i
+            yield 'begin', i
+        elif has_e:
+            if depth_open is None:
+                raise MarkerError('%s:%d: %s without %s' % (path, i + 1, end, begin))
+            depth_open = None
+            yield 'end', i
+    if depth_open is not None:
+        raise MarkerError('%s:%d: %s is never closed' % (path, depth_open + 1, begin))
+
+
+def make_stub(text, path='<file>'):
+    """The student's version of an exercise file: solutions out, stubs in."""
+    lines = text.split('\n')
+    list(_blocks(lines, 'BEGIN SOLUTION', 'END SOLUTION', path))
+    list(_blocks(lines, 'BEGIN STUB', 'END STUB', path))
+    if 'BEGIN HIDDEN' in text:
+        raise MarkerError('%s: hidden checks belong in checks.c' % path)
+    out, mode = [], None
+    for i, line in enumerate(lines):
+        if 'BEGIN SOLUTION' in line:
+            if line.strip() != '/* BEGIN SOLUTION */':
+                raise MarkerError('%s:%d: write the marker alone: /* BEGIN SOLUTION */'
+                                  % (path, i + 1))
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append(indent + '/* YOUR CODE HERE */')
+            mode = 'solution'
+        elif 'END SOLUTION' in line:
+            mode = None
+        elif 'BEGIN STUB' in line:
+            if line.strip() != '/* BEGIN STUB':
+                raise MarkerError('%s:%d: write the marker alone: /* BEGIN STUB' % (path, i + 1))
+            mode = 'stub'
+        elif 'END STUB' in line:
+            if line.strip() != 'END STUB */':
+                raise MarkerError('%s:%d: write the marker alone: END STUB */' % (path, i + 1))
+            mode = None
+        elif mode == 'stub':
+            if '*/' in line or '/*' in line:
+                raise MarkerError('%s:%d: no comments inside a STUB block' % (path, i + 1))
+            out.append(line)
+        elif mode is None:
+            out.append(line)
+    return '\n'.join(out)
+
+
+def solution_lines(text):
+    """The lines between the SOLUTION markers (to prove none leaks)."""
+    out, inside = [], False
+    for line in text.split('\n'):
+        if 'BEGIN SOLUTION' in line:
+            inside = True
+        elif 'END SOLUTION' in line:
+            inside = False
+        elif inside:
+            out.append(line)
+    return out
+
+
+def strip_hidden(text, path='<file>'):
+    lines = text.split('\n')
+    list(_blocks(lines, 'BEGIN HIDDEN', 'END HIDDEN', path))
+    out, inside = [], False
+    for line in lines:
+        if 'BEGIN HIDDEN' in line:
+            inside = True
+        elif 'END HIDDEN' in line:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return '\n'.join(out)
+
+
+def hidden_check_names(text):
+    names, inside = [], False
+    for line in text.split('\n'):
+        if 'BEGIN HIDDEN' in line:
+            inside = True
+        elif 'END HIDDEN' in line:
+            inside = False
+        else:
+            m = re.match(r'\s*CHECK\((\w+)\)', line)
+            if m and inside:
+                names.append(m.group(1))
+    return names
+
+
+def all_check_names(text):
+    return re.findall(r'^\s*CHECK\((\w+)\)', text, re.M)
+
+
+def exercises(root=ROOT, spec='', everything=False):
+    """(directory, metadata) of each exercise; unless EVERYTHING, only those
+    whose required library headers ("requires") are in code/."""
+    base = os.path.join(root, 'exercises')
+    out = []
+    for name in sorted(os.listdir(base)):
+        d = os.path.join(base, name)
+        if name.startswith(('_', '.')) or not os.path.isfile(os.path.join(d, 'exercise.json')):
+            continue
+        with open(os.path.join(d, 'exercise.json'), encoding='utf-8') as f:
+            meta = json.load(f)
+        missing = [h for h in meta.get('requires', [])
+                   if not os.path.isfile(os.path.join(root, 'code', h))]
+        if missing and not everything:
+            continue
+        out.append((d, meta))
+    if spec:
+        pats = [p for p in re.split(r'[,\s]+', spec) if p]
+        out = [(d, m) for d, m in out if any(fnmatch.fnmatchcase(m['id'], p) for p in pats)]
+        if not out:
+            raise SystemExit('grade_release: no exercise matches %r' % spec)
+    return out
+
+
+def library_files(root=ROOT):
+    code = os.path.join(root, 'code')
+    return sorted(f for f in os.listdir(code)
+                  if f.endswith('.h') or (f.endswith('.c') and not re.match(r'(ch|app)', f)))
+
+
+def read(path):
+    with open(path, encoding='utf-8') as f:
+        return f.read()
+
+
+def release_files(root=ROOT, spec='', hidden=False):
+    """{relative path: text} of a release: stubs always; hidden checks only
+    if HIDDEN (the Gradescope autograder)."""
+    files = {}
+    files['tools/grade.py'] = read(os.path.join(root, 'tools', 'grade.py'))
+    for f in ('grade.h', 'harness.c'):
+        files['exercises/harness/' + f] = read(os.path.join(root, 'exercises', 'harness', f))
+    for f in library_files(root):
+        files['code/' + f] = read(os.path.join(root, 'code', f))
+    for d, meta in exercises(root, spec):
+        ex = 'exercises/%s/' % meta['id']
+        for f in meta['student_files']:
+            files[ex + f] = make_stub(read(os.path.join(d, f)), os.path.join(d, f))
+        for f in sorted(os.listdir(d)):
+            if f.endswith('.h'):
+                files[ex + f] = read(os.path.join(d, f))
+        checks = read(os.path.join(d, 'checks.c'))
+        files[ex + 'checks.c'] = checks if hidden else strip_hidden(checks, d + '/checks.c')
+        m = dict(meta)
+        if not hidden:
+            m['checks'] = [c for c in meta['checks'] if not c.get('hidden')]
+        files[ex + 'exercise.json'] = json.dumps(m, ensure_ascii=False, indent=2) + '\n'
+    return files
+
+
+def classroom_config(files):
+    """.github/classroom/autograding.json: one test per visible check."""
+    tests = []
+    for path in sorted(files):
+        if not path.endswith('/exercise.json'):
+            continue
+        meta = json.loads(files[path])
+        for c in meta['checks']:
+            tests.append({
+                'name': '%s %s: %s' % (meta.get('exercise', ''), meta['id'], c['name']),
+                'setup': '',
+                'run': 'python3 tools/grade.py --ex %s --check %s --quiet' % (meta['id'], c['name']),
+                'input': '', 'output': '', 'comparison': 'included',
+                'timeout': 2, 'points': c.get('points', 1)})
+    return json.dumps({'tests': tests}, ensure_ascii=False, indent=2) + '\n'
+
+
+CLASSROOM_WORKFLOW = """\
+# GitHub Classroom autograding: runs the tests of .github/classroom/autograding.json
+# (one per visible check: `python3 tools/grade.py --ex ID --check NAME`).
+# The instructor's authoritative grade comes from re-grading the students' C
+# files with the instructor's own copy of the grader: see INSTRUCTOR.md.
+name: Autograding
+on: [push, workflow_dispatch, repository_dispatch]
+permissions:
+  checks: write
+  actions: read
+  contents: read
+jobs:
+  build:
+    name: Autograding
+    runs-on: ubuntu-latest
+    if: github.actor != 'github-classroom[bot]'
+    steps:
+      - uses: actions/checkout@v4
+      - name: Check that the grader and the checks are the released ones
+        run: sha256sum --check --strict grader.sha256
+      - uses: education/autograding@v1
+"""
+
+
+def manifest(files):
+    """sha256sum lines of everything but the student's own files."""
+    student = set()
+    for path in files:
+        if path.endswith('/exercise.json'):
+            meta = json.loads(files[path])
+            student |= {os.path.dirname(path) + '/' + f for f in meta['student_files']}
+    lines = []
+    for path in sorted(files):
+        if path in student or path == 'grader.sha256':
+            continue
+        digest = hashlib.sha256(files[path].encode('utf-8')).hexdigest()
+        lines.append('%s  %s' % (digest, path))
+    return '\n'.join(lines) + '\n'
+
+
+def write_tree(dest, files, executables=()):
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    for rel, text in files.items():
+        path = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        if rel in executables:
+            os.chmod(path, 0o755)
+
+
+def student(root=ROOT, spec='', dest=None):
+    files = release_files(root, spec, hidden=False)
+    files['README.md'] = read(os.path.join(root, 'exercises', 'student', 'README.md'))
+    files['Makefile'] = read(os.path.join(root, 'exercises', 'student', 'Makefile'))
+    files['.gitignore'] = 'build/\n'
+    files['.github/classroom/autograding.json'] = classroom_config(files)
+    files['.github/workflows/classroom.yml'] = CLASSROOM_WORKFLOW
+    files['grader.sha256'] = manifest(files)
+    dest = dest or os.path.join(root, 'build', 'student')
+    write_tree(dest, files, executables=('tools/grade.py',))
+    tarball = dest.rstrip('/') + '.tar.gz'
+    with tarfile.open(tarball + '.tmp', 'w:gz') as tar:
+        tar.add(dest, arcname='attention-exercises')
+    os.replace(tarball + '.tmp', tarball)
+    return dest, tarball, files
+
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this once per submission.  The grader, the checks (hidden
+# ones included), the headers and the library come from this autograder's own
+# source directory; from the submission only the exercises' C files are taken
+# (by name), never a test, a header or the grader.  results.json is always
+# written, even if the student's code crashes or the grader itself fails.
+set -uo pipefail
+AG=${AUTOGRADER_ROOT:-/autograder}
+work=$(mktemp -d)
+cp -a "$AG/source/." "$work/"
+mkdir -p "$AG/results"
+python3 "$work/tools/grade.py" --root "$work" --submission "$AG/submission" \\
+    --results "$AG/results/results.json" --lang "${GRADE_LANG:-both}" --jobs "$(nproc)"
+status=$?
+if ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$AG/results/results.json" 2>/dev/null; then
+    echo '{"score": 0, "output": "The grader failed; please tell your teacher.", "tests": []}' \\
+        > "$AG/results/results.json"
+fi
+rm -rf "$work"
+exit 0   # the score is in results.json; $status was $status
+"""
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, when it builds the autograder's image: install
+# the C compiler (with AddressSanitizer and UBSan), make and Python 3.
+# Nothing is fetched while grading.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends gcc libc6-dev make python3 binutils
+"""
+
+
+def gradescope(root=ROOT, spec='', dest=None):
+    files = release_files(root, spec, hidden=True)
+    dest = dest or os.path.join(root, 'build', 'gradescope.zip')
+    with zipfile.ZipFile(dest + '.tmp', 'w', zipfile.ZIP_DEFLATED) as z:
+        for name, text, mode in [('setup.sh', SETUP_SH, 0o755),
+                                 ('run_autograder', RUN_AUTOGRADER, 0o755)]:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (0o100000 | mode) << 16
+            z.writestr(info, text)
+        for rel in sorted(files):
+            info = zipfile.ZipInfo(rel)
+            mode = 0o755 if rel == 'tools/grade.py' else 0o644
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, files[rel])
+    os.replace(dest + '.tmp', dest)
+    return dest
+
+
+TABLE_BEGIN = '<!-- BEGIN EXERCISE TABLE: tools/grade_release.py table --write -->'
+TABLE_END = '<!-- END EXERCISE TABLE -->'
+
+
+def exercise_table(root=ROOT):
+    """The Markdown table of every exercise, its checks and which are hidden."""
+    rows = ['| exercise · 练习 | id | student file · 学生文件 | visible checks · 公开检查 '
+            '| hidden checks · 隐藏检查 | points · 分值 |',
+            '|---|---|---|---|---|---|']
+    for d, meta in exercises(root, everything=True):
+        vis = [c['name'] for c in meta['checks'] if not c.get('hidden')]
+        hid = [c['name'] for c in meta['checks'] if c.get('hidden')]
+        pts = sum(c.get('points', 1) for c in meta['checks'])
+        note = ' (needs %s)' % ', '.join('code/' + h for h in meta['requires']) \
+            if meta.get('requires') else ''
+        rows.append('| %s %s · %s | `%s`%s | `%s` | %s | %s | %d |' % (
+            meta.get('exercise', ''), meta['title']['en'], meta['title']['zh'], meta['id'], note,
+            '`, `'.join(meta['student_files']), ', '.join(vis), ', '.join(hid) or '—', pts))
+    return '\n'.join(rows) + '\n'
+
+
+def guide_with_table(root=ROOT):
+    path = os.path.join(root, 'exercises', 'INSTRUCTOR.md')
+    text = read(path)
+    head, _, rest = text.partition(TABLE_BEGIN + '\n')
+    _, _, tail = rest.partition(TABLE_END)
+    return path, text, head + TABLE_BEGIN + '\n' + exercise_table(root) + TABLE_END + tail
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == 'table':
+        path, old, new = guide_with_table()
+        if '--write' in argv:
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(new)
+        else:
+            sys.stdout.write(exercise_table())
+        return 0
+    if len(argv) < 2 or argv[1] not in ('student', 'gradescope', 'stub'):
+        print(__doc__, file=sys.stderr)
+        return 2
+    spec = os.environ.get('EX', '')
+    try:
+        if argv[1] == 'stub':
+            sys.stdout.write(make_stub(read(argv[2]), argv[2]))
+        elif argv[1] == 'student':
+            dest, tarball, files = student(spec=spec)
+            n = sum(1 for f in files if f.endswith('/exercise.json'))
+            print('  STUDENT  %s/ and %s (%d exercises, %d files)'
+                  % (os.path.relpath(dest, ROOT), os.path.relpath(tarball, ROOT), n, len(files)))
+        else:
+            dest = gradescope(spec=spec)
+            print('  ZIP      %s (upload it as the autograder of a Gradescope assignment)'
+                  % os.path.relpath(dest, ROOT))
+    except MarkerError as e:
+        print('grade_release: %s' % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
