@@ -44,9 +44,9 @@ make -j"$(nproc)"
 echo
 echo "The book:"
 for e in zh en bilingual; do echo "  build/book-$e.pdf"; done
-echo "The HTML edition (make html; open in a browser, no server needed):"
-for e in zh en; do echo "  build/html/$e/index.html"; done
-echo "The chapter slides (make slides): build/slides/NN-topic-{zh,en}.pdf"
+echo "The HTML edition and the chapter slides are built by: make html slides"
+echo "  (about 6 s; then open build/html/zh/index.html or build/html/en/index.html"
+echo "  in a browser, no server needed; the slides are build/slides/NN-topic-{zh,en}.pdf)"
 echo "The chapter programs (run one with no arguments for its demo, or with --help):"
 for p in build/bin/*; do echo "  $p"; done
 echo "Next: make test (all tests), make help (all targets)."

@@ -33,7 +33,7 @@ CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 # Words of the book's own machinery, per language.
 WORDS = {
     'zh': {
-        'chapter': '第{}章', 'appendix': '附录 {}', 'figure': '图 {}',
+        'chapter': '第 {} 章', 'appendix': '附录 {}', 'figure': '图 {}',
         'table': '表 {}', 'exercise': '练习 {}', 'contents': '目录',
         'continued': '本定义续写于{}。', 'used': '本段代码用于{}。',
         'file': '本段代码写入文件 {}。', 'defines': '定义：', 'usedin': '用于 {}',
@@ -392,6 +392,12 @@ class Book:
     def __init__(self, source, lang, figdir=None):
         self.src = source
         self.lang = lang
+        sty = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), 'tex', 'attnbook.sty')
+        try:
+            self.arabic_chapters = 'chapter/number = \\arabic' in open(sty, encoding='utf-8').read()
+        except OSError:
+            self.arabic_chapters = True
         self.w = WORDS[lang]
         self.figdir = figdir        # build/fig: numbers files \gnuplotfig'd outside figures
         self.chapters = []
@@ -496,6 +502,7 @@ class Book:
             r'|\\htmlchunk\{(\d+)\}'
             r'|\\htmlslide\{([^}]*)\}'
             r'|\\gnuplotfig\{([^}]*)\}'
+            r'|\\programoutput\{([^}]*)\}\{[^{}]*\}\{[^{}]*\}'
             r'|\\(?:appendix|mainmatter|frontmatter|backmatter|centering)(?![A-Za-z])'
             r'|\\begin\{verbatim\}')
         while True:
@@ -525,9 +532,11 @@ class Book:
                     chap.title = title
                     chap.short = short or title
                     hid = label or 'top'
-                    # ctexbook numbers chapters 一, 二 ... in Chinese
+                    # attnbook.sty sets ctex's chapter numbers in Arabic (第3章);
+                    # without that, ctexbook would number them 一, 二 ...
                     shown = chap.number
-                    if self.lang == 'zh' and chap.number and not chap.appendix:
+                    if self.lang == 'zh' and chap.number and not chap.appendix \
+                            and not self.arabic_chapters:
                         shown = chinese_numeral(int(chap.number))
                     chap.shown = shown
                     if label:
@@ -626,6 +635,9 @@ class Book:
             if m.group(8) is not None:           # \gnuplotfig outside a figure
                 out.append(self._numbers_file(m.group(8)))
                 continue
+            if m.group(9) is not None:           # program output set verbatim
+                out.append(self._excerpt(m.group(9)))
+                continue
             if g == '\\begin{verbatim}':
                 k = text.find('\\end{verbatim}', i)
                 out.append(text[m.start():k + len('\\end{verbatim}')])
@@ -666,6 +678,17 @@ class Book:
         tex = re.sub(r'\\[gx]?def\\([A-Za-z]+)\{([^{}]*)\}%?',
                      r'\\newcommand{\\\1}{\2}', tex)
         return '\n' + tex + '\n'
+
+    def _excerpt(self, name):
+        """\\programoutput{NAME}{..}{..}: what the build put in excerpt/NAME.tex."""
+        if not self.figdir:
+            return ''
+        path = os.path.join(os.path.dirname(self.figdir), 'excerpt', name + '.tex')
+        try:
+            return '\n' + open(path, encoding='utf-8').read() + '\n'
+        except OSError:
+            self.warnings.append('%s is missing' % path)
+            return ''
 
     def _equation(self, chap, env, star, body, slide):
         """equation, align, gather, multline (starred or not): numbered rows."""
