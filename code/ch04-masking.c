@@ -338,9 +338,7 @@ static void data_mode(const struct Options *o)
             cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
                      "0 (padding), not 'causal'");
         unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
-        unsigned char *pad = malloc((size_t)s_q * s_k);
-        if (!pad)
-            cli_fail("out of memory");
+        unsigned char *pad = xcalloc((size_t)s_q * s_k, 1);
         mask_padding(pad, valid, s_q, s_k);
         if (mask)
             mask_and(mask, pad, s_q, s_k), free(pad);

@@ -100,9 +100,7 @@ unsigned char *mask_load(const char *option, const char *spec, int rows,
         cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask "
                  "aligns the last query with the last key, so the first %d "
                  "queries would see no key", option, rows, cols, rows - cols);
-    unsigned char *mask = malloc((size_t)rows * cols);  /* checks passed */
-    if (!mask)
-        cli_fail("out of memory");
+    unsigned char *mask = xcalloc((size_t)rows * cols, 1);  /* checks passed */
     if (m.data)
         for (size_t ij = 0; ij < (size_t)rows * cols; ij++)
             mask[ij] = m.data[ij] == 1.0;

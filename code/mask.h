@@ -33,7 +33,7 @@ void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
 /* For the programs: the mask an option names.  "causal" is mask_causal (and
    needs rows <= cols); anything else is a matrix file of rows x cols entries,
    each 0 or 1.  Like mat_load, it prints one line and exits with status 2 on
-   bad input.  Returns a malloc'ed array; the caller frees it. */
+   bad input.  Returns an array from xcalloc; the caller frees it. */
 unsigned char *mask_load(const char *option, const char *spec, int rows,
                          int cols);
 

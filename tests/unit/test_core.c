@@ -145,6 +145,16 @@ Test(kernels, matmul_backward_matches_finite_differences)
     }
 }
 
+Test(kernels, mean_square_by_hand)
+{
+    /* (1 + 4 + 9 + 16) / 4 = 7.5; one entry: 0.5^2 = 0.25 */
+    const double x[4] = { 1, -2, 3, -4 };
+    cr_assert_float_eq(mean_square(x, 4), 7.5, 1e-15);
+    cr_assert_float_eq(mean_square(x + 2, 1), 9.0, 1e-15);
+    const double half = 0.5;
+    cr_assert_float_eq(mean_square(&half, 1), 0.25, 1e-15);
+}
+
 Test(rng, splitmix64_reference_values)
 {
     /* The published first outputs of SplitMix64 seeded with 0. */
