@@ -349,22 +349,7 @@ static void data_mode(const struct Options *o)
             cli_fail("%s %s: the bias is %d x %d, but it must be 1 x d_model "
                      "= 1 x %d", b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask = NULL;
-    if (o->mask)
-        mask = mask_load("--mask", o->mask, s_q, s_k);
-    if (o->key_padding) {
-        if (strcmp(o->key_padding, "causal") == 0)
-            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
-                     "0 (padding), not 'causal'");
-        unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
-        unsigned char *pad = xcalloc((size_t)s_q * s_k, 1);
-        mask_padding(pad, valid, s_q, s_k);
-        if (mask)
-            mask_and(mask, pad, s_q, s_k), free(pad);
-        else
-            mask = pad;
-        free(valid);
-    }
+    unsigned char *mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = { 0, 0, NULL };
     if (o->grad)
         dout = load_output_gradient(o->grad, s_q, d);
