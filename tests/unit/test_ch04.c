@@ -2,11 +2,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include "attention.h"
 #include "core.h"
 #include "mask.h"
+#include "temp_file.h"
 
 Test(mask, causal_square_is_lower_triangular)
 {
@@ -128,18 +128,6 @@ Test(mask, backward_matches_finite_differences)
     cr_expect_eq(dq[3], 0.0);
     for (int c = 6; c < 8; c++)             /* key 3 is masked everywhere */
         cr_expect(dk[c] == 0.0 && dv[c] == 0.0, "key 3 gets no gradient");
-}
-
-/* Write text to a fresh temporary file and return its path (static buffer). */
-static const char *temp_file(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/attn-test-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
-    return path;
 }
 
 Test(mask, from_options_gives_no_mask_when_no_option_is_given)

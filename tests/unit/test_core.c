@@ -8,18 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core.h"
-
-/* Write text to a fresh temporary file and return its path (static buffer). */
-static const char *temp_file(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/attn-test-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
-    return path;
-}
+#include "temp_file.h"
 
 /* Read text as a matrix file; return mat_read's status and its message. */
 static int read_text(const char *text, Matrix *m, char *err, size_t n)
