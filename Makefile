@@ -181,7 +181,7 @@ check-clang: $(CODE)
 	  clang $(CPPFLAGS) $(CFLAGS) -fsyntax-only $$f || exit 1; done
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
-$(B)/tests/%: tests/unit/%.c $(B)/libattn.a
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libattn.a
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $< $(B)/libattn.a -lcriterion $(LDLIBS)

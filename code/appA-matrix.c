@@ -98,9 +98,7 @@ static void run(const Options *o, int argc, char **argv)
     Rng rng;
     rng_seed(&rng, o->seed);
     if (o->mode == CHECK) {
-        Matrix *ms = calloc((size_t)(argc - optind), sizeof *ms);
-        if (!ms)
-            cli_fail("out of memory");
+        Matrix *ms = xcalloc((size_t)(argc - optind), sizeof *ms);
         for (int a = optind; a < argc; a++)
             ms[a - optind] = mat_load(argv[a]);
         for (int a = optind; a < argc; a++) {

@@ -306,10 +306,8 @@ static void print_gradients(const MhaWeights *p, const Matrix *q,
         grad[7 + n] = bias[n] ? mat_new(1, d) : (Matrix){ 0, 0, NULL };
     MhaGrads g = { grad[3].data, grad[4].data, grad[5].data, grad[6].data,
                    grad[7].data, grad[8].data, grad[9].data, grad[10].data };
-    double *work = malloc(mha_backward_work_size(s_q, s_k, d, p->h) *
-                          sizeof *work);
-    if (!work)
-        cli_fail("out of memory");
+    double *work = xcalloc(mha_backward_work_size(s_q, s_k, d, p->h),
+                           sizeof *work);
     mha_backward(grad[0].data, grad[1].data, grad[2].data, &g, work,
                  dout->data, p, q->data, k->data, v->data, w->data, s_q, s_k);
     for (int n = 0; n < 11; n++)
@@ -351,33 +349,14 @@ static void data_mode(const struct Options *o)
             cli_fail("%s %s: the bias is %d x %d, but it must be 1 x d_model "
                      "= 1 x %d", b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask = NULL;
-    if (o->mask)
-        mask = mask_load("--mask", o->mask, s_q, s_k);
-    if (o->key_padding) {
-        if (strcmp(o->key_padding, "causal") == 0)
-            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
-                     "0 (padding), not 'causal'");
-        unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
-        unsigned char *pad = malloc((size_t)s_q * s_k);
-        if (!pad)
-            cli_fail("out of memory");
-        mask_padding(pad, valid, s_q, s_k);
-        if (mask)
-            mask_and(mask, pad, s_q, s_k), free(pad);
-        else
-            mask = pad;
-        free(valid);
-    }
+    unsigned char *mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = { 0, 0, NULL };
     if (o->grad)
         dout = load_output_gradient(o->grad, s_q, d);
     MhaWeights p = { d, o->heads, w[0].data, w[1].data, w[2].data, w[3].data,
                      b[0].data, b[1].data, b[2].data, b[3].data };
     Matrix out = mat_new(s_q, d), wts = mat_new(o->heads * s_q, s_k);
-    double *work = malloc(mha_work_size(s_q, s_k, d, o->heads) * sizeof *work);
-    if (!work)
-        cli_fail("out of memory");
+    double *work = xcalloc(mha_work_size(s_q, s_k, d, o->heads), sizeof *work);
     mha_forward(out.data, wts.data, work, &p, q.data, k.data, v.data, mask,
                 s_q, s_k);
     if (o->grad)

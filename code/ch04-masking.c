@@ -330,24 +330,7 @@ static void data_mode(const struct Options *o)
     if (v.rows != s_k)
         cli_fail("%s: V has %d rows but K has %d; keys and values come in pairs",
                  o->v, v.rows, s_k);
-    unsigned char *mask = NULL;
-    if (o->mask)
-        mask = mask_load("--mask", o->mask, s_q, s_k);
-    if (o->key_padding) {
-        if (strcmp(o->key_padding, "causal") == 0)
-            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
-                     "0 (padding), not 'causal'");
-        unsigned char *valid = mask_load("--key-padding", o->key_padding, 1, s_k);
-        unsigned char *pad = malloc((size_t)s_q * s_k);
-        if (!pad)
-            cli_fail("out of memory");
-        mask_padding(pad, valid, s_q, s_k);
-        if (mask)
-            mask_and(mask, pad, s_q, s_k), free(pad);
-        else
-            mask = pad;
-        free(valid);
-    }
+    unsigned char *mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = o->grad ? mat_load(o->grad) : (Matrix){ 0, 0, NULL };
     if (o->grad && (dout.rows != s_q || dout.cols != d_v)) {
         int rows = dout.rows, cols = dout.cols;

@@ -9,22 +9,6 @@
 #include <string.h>
 
 enum { N = 6, D = 8, FF = 32, CHANGED = 3 };  /* n, d_model, d_ff, a row */
-static double *xmalloc(size_t n)
-{
-    double *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
-    return p;
-}
-static double mean_square(const double *x, size_t n)
-{
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i] * x[i];
-    return s / n;
-}
 /* y_t = b + sum_u x_{t+u-k/2} w_u for u = 0..k-1, x zero outside 0..n-1.
    x is n x c_in, w is k x c_in x c_out (w_u is block u), y is n x c_out. */
 static void conv1d(double *y, const double *x, const double *w, const double *b,
@@ -48,7 +32,7 @@ static void conv1d(double *y, const double *x, const double *w, const double *b,
 /* The input x with 1 added to every entry of row CHANGED, in a new buffer. */
 static double *changed_input(const double *x)
 {
-    double *x2 = xmalloc((size_t)N * D);
+    double *x2 = xcalloc(N * D, sizeof *x2);
     memcpy(x2, x, sizeof *x2 * N * D);
     for (int j = 0; j < D; j++)
         x2[(size_t)CHANGED * D + j] += 1.0;
@@ -87,8 +71,8 @@ typedef void NetFn(double *y, const double *x, const Ffn *f, double *h);
 static double affine_defect(NetFn *net, const Ffn *f, const double *a,
                             const double *b, double *h)
 {
-    double *m = xmalloc((size_t)N * D), *fa = xmalloc((size_t)N * D);
-    double *fb = xmalloc((size_t)N * D), *fm = xmalloc((size_t)N * D);
+    double *m = xcalloc(N * D, sizeof *m), *fa = xcalloc(N * D, sizeof *fa);
+    double *fb = xcalloc(N * D, sizeof *fb), *fm = xcalloc(N * D, sizeof *fm);
     for (size_t i = 0; i < (size_t)N * D; i++)
         m[i] = 0.5 * (a[i] + b[i]);
     net(fa, a, f, h), net(fb, b, f, h), net(fm, m, f, h);
@@ -109,7 +93,7 @@ static void print_mean_and_variance(const double *x, int d)
 }
 static void show_position_wise(const Ffn *f, const double *x, const double *y)
 {
-    double *h = xmalloc((size_t)N * FF), *y2 = xmalloc((size_t)N * D);
+    double *h = xcalloc(N * FF, sizeof *h), *y2 = xcalloc(N * D, sizeof *y2);
     for (int t = 0; t < N; t++)                 /* one position at a time */
         ffn_forward(f, y2 + (size_t)t * D, h, x + (size_t)t * D, 1);
     printf("whole matrix vs one row at a time: max |diff| = %.3g\n",
@@ -123,7 +107,7 @@ static void show_position_wise(const Ffn *f, const double *x, const double *y)
 }
 static void show_convolutions(const Ffn *f, const double *x, const double *y)
 {
-    double *hc = xmalloc((size_t)N * FF), *yc = xmalloc((size_t)N * D);
+    double *hc = xcalloc(N * FF, sizeof *hc), *yc = xcalloc(N * D, sizeof *yc);
     conv1d(hc, x, f->w1, f->b1, N, D, FF, 1);
     relu_forward(hc, hc, (size_t)N * FF);
     conv1d(yc, hc, f->w2, f->b2, N, FF, D, 1);
@@ -133,8 +117,9 @@ static void show_convolutions(const Ffn *f, const double *x, const double *y)
 }
 static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
 {
-    double *w3 = xmalloc((size_t)3 * D * FF), *hc = xmalloc((size_t)N * FF);
-    double *y3 = xmalloc((size_t)N * D), *y3c = xmalloc((size_t)N * D);
+    double *w3 = xcalloc(3 * D * FF, sizeof *w3);
+    double *hc = xcalloc(N * FF, sizeof *hc);
+    double *y3 = xcalloc(N * D, sizeof *y3), *y3c = xcalloc(N * D, sizeof *y3c);
     rng_fill_normal(rng, w3, (size_t)3 * D * FF, 0.0, 1.0 / sqrt(D));
     memcpy(w3 + (size_t)D * FF, f->w1, sizeof *w3 * D * FF);   /* w_1 = W1 */
     double *x2 = changed_input(x);
@@ -146,9 +131,9 @@ static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
 }
 static void show_collapse(const Ffn *f, const double *x)
 {
-    double *h = xmalloc((size_t)N * FF), *z = xmalloc((size_t)N * D);
-    double *zc = xmalloc((size_t)N * D), *w12 = xmalloc((size_t)D * D);
-    double *b12 = xmalloc(D);
+    double *h = xcalloc(N * FF, sizeof *h), *z = xcalloc(N * D, sizeof *z);
+    double *zc = xcalloc(N * D, sizeof *zc), *w12 = xcalloc(D * D, sizeof *w12);
+    double *b12 = xcalloc(D, sizeof *b12);
     net_without_relu(z, x, f, h);               /* (x W1 + b1) W2 + b2 */
     matmul(w12, f->w1, f->w2, D, FF, D);        /* W1 W2 */
     matmul(b12, f->b1, f->w2, 1, FF, D);        /* b1 W2 */
@@ -161,7 +146,7 @@ static void show_collapse(const Ffn *f, const double *x)
 }
 static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
 {
-    double *xb = xmalloc((size_t)N * D), *h = xmalloc((size_t)N * FF);
+    double *xb = xcalloc(N * D, sizeof *xb), *h = xcalloc(N * FF, sizeof *h);
     rng_fill_normal(rng, xb, (size_t)N * D, 0.0, 1.0);
     printf("affine defect max |f((a+b)/2) - (f(a)+f(b))/2|: without ReLU %.3g, "
            "with ReLU %.3g\n", affine_defect(net_without_relu, f, x, xb, h),
@@ -203,8 +188,8 @@ static void demo(void)
     rng_seed(&rng, 5);
     Ffn f = ffn_new(D, FF);
     ffn_init(&f, &rng, 0.1);
-    double *x = xmalloc((size_t)N * D), *y = xmalloc((size_t)N * D);
-    double *h = xmalloc((size_t)N * FF);
+    double *x = xcalloc(N * D, sizeof *x), *y = xcalloc(N * D, sizeof *y);
+    double *h = xcalloc(N * FF, sizeof *h);
     rng_fill_normal(&rng, x, (size_t)N * D, 0.0, 1.0);
     ffn_forward(&f, y, h, x, N);
     printf("# Chapter 5: n = %d positions, d_model = %d, d_ff = %d, seed 5\n",
@@ -228,9 +213,10 @@ enum { SN = 32, SD = 64, SFF = 256, RUNS = 16 }; /* n, d_model, d_ff, stacks */
    the stream after each layer l = 0..layers to post[l] and pre[l]. */
 static void one_stack(Rng *rng, int layers, double *post, double *pre)
 {
-    double *x = xmalloc((size_t)SN * SD), *xpre = xmalloc((size_t)SN * SD);
-    double *y = xmalloc((size_t)SN * SD), *h = xmalloc((size_t)SN * SFF);
-    double *work = xmalloc((size_t)SN * SD);
+    double *x = xcalloc(SN * SD, sizeof *x), *y = xcalloc(SN * SD, sizeof *y);
+    double *xpre = xcalloc(SN * SD, sizeof *xpre);
+    double *h = xcalloc(SN * SFF, sizeof *h);
+    double *work = xcalloc(SN * SD, sizeof *work);
     Ffn f = ffn_new(SD, SFF);
     FfnSublayer sub = { &f, h };
     LayerNorm ln = { SD, NULL, NULL, LAYERNORM_EPS };
@@ -253,9 +239,8 @@ static void depth_sweep(int layers, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed);
-    double *post = xmalloc((size_t)layers + 1), *pre = xmalloc((size_t)layers + 1);
-    for (int l = 0; l <= layers; l++)
-        post[l] = pre[l] = 0.0;
+    double *post = xcalloc((size_t)layers + 1, sizeof *post);  /* zeros */
+    double *pre = xcalloc((size_t)layers + 1, sizeof *pre);
     for (int r = 0; r < RUNS; r++)
         one_stack(&rng, layers, post, pre);
     printf("# mean over %d stacks (n = %d, d_model = %d, d_ff = %d)\n",

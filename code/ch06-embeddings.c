@@ -10,22 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double *xmalloc(size_t n)
-{
-    double *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
-    return p;
-}
-static double mean_square(const double *x, size_t n)
-{
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i] * x[i];
-    return s / n;
-}
 static double array_mean(const double *x, size_t n)
 {
     double s = 0.0;
@@ -62,7 +46,8 @@ static void tiny_forward(const TinyModel *m, const int *src, const int *tgt,
                          int with_pe, double *memory, double *y, double *logits)
 {
     double pe[S_TGT * XD], x[S_TGT * XD];
-    double *work = xmalloc(layer_work_size(S_TGT, S_SRC, XD, XH, XFF));
+    double *work = xcalloc(layer_work_size(S_TGT, S_SRC, XD, XH, XFF),
+                           sizeof *work);
     unsigned char causal[S_TGT * S_TGT];
     positional_encoding(pe, S_TGT, XD);             /* S_TGT >= S_SRC rows */
     mask_causal(causal, S_TGT, S_TGT);
@@ -76,11 +61,7 @@ static void tiny_forward(const TinyModel *m, const int *src, const int *tgt,
 }
 static TinyModel *tiny_model_new(Rng *rng)
 {
-    TinyModel *m = malloc(sizeof *m);
-    if (!m) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
+    TinyModel *m = xcalloc(1, sizeof *m);
     rng_fill_normal(rng, m->we, XV * XD, 0.0, 1.0 / sqrt(XD));
     m->enc = encoder_layer_new(XD, XH, XFF, rng);
     m->dec = decoder_layer_new(XD, XH, XFF, rng);
@@ -110,8 +91,8 @@ static double score_variance(const double *x, const double *wq,
                              const double *wk)
 {
     enum { DM = 512, DK = 64 };
-    double *q = xmalloc((size_t)SEQ * DK), *k = xmalloc((size_t)SEQ * DK);
-    double *s = xmalloc((size_t)SEQ * SEQ), sum = 0.0, sumsq = 0.0;
+    double *q = xcalloc(SEQ * DK, sizeof *q), *k = xcalloc(SEQ * DK, sizeof *k);
+    double *s = xcalloc(SEQ * SEQ, sizeof *s), sum = 0.0, sumsq = 0.0;
     matmul(q, x, wq, SEQ, DM, DK);
     matmul(k, x, wk, SEQ, DM, DK);
     matmul_bt(s, q, k, SEQ, DK, SEQ);                   /* Q K^T */
@@ -184,8 +165,9 @@ static void shift_matrix(double *m, int d, int k)
 static void show_relative_positions(void)
 {
     enum { ROWS = 400, DM = 64, POS = 200 };
-    double *pe = xmalloc((size_t)ROWS * DM), *m = xmalloc((size_t)DM * DM);
-    double *shifted = xmalloc((size_t)POS * DM);
+    double *pe = xcalloc(ROWS * DM, sizeof *pe);
+    double *m = xcalloc(DM * DM, sizeof *m);
+    double *shifted = xcalloc(POS * DM, sizeof *shifted);
     positional_encoding(pe, ROWS, DM);
     for (int k = 1; k <= 100; k *= 10) {
         shift_matrix(m, DM, k);
@@ -201,8 +183,8 @@ static void show_relative_positions(void)
 static void show_tied_logits(Rng *rng)
 {
     enum { T = 64, DM = 512, V = 1000 };
-    double *y = xmalloc((size_t)T * DM), *we = xmalloc((size_t)V * DM);
-    double *logits = xmalloc((size_t)T * V);
+    double *y = xcalloc(T * DM, sizeof *y), *we = xcalloc(V * DM, sizeof *we);
+    double *logits = xcalloc(T * V, sizeof *logits);
     LayerNorm ln = { DM, NULL, NULL, LAYERNORM_EPS };
     rng_fill_normal(rng, y, (size_t)T * DM, 0.0, 3.0);
     layernorm_forward(&ln, y, NULL, NULL, y, T);            /* mean square 1 */
@@ -224,8 +206,9 @@ typedef struct {
 
 static Scale measure_scale(Rng *rng, int d)
 {
-    double *we = xmalloc((size_t)VOCAB * d), *pe = xmalloc((size_t)SEQ * d);
-    double *x = xmalloc((size_t)SEQ * d);
+    double *we = xcalloc((size_t)VOCAB * d, sizeof *we);
+    double *pe = xcalloc((size_t)SEQ * d, sizeof *pe);
+    double *x = xcalloc((size_t)SEQ * d, sizeof *x);
     int tokens[SEQ];
     rng_fill_normal(rng, we, (size_t)VOCAB * d, 0.0, 1.0 / sqrt(d));
     for (int t = 0; t < SEQ; t++)
@@ -264,9 +247,11 @@ static void print_scale_table(int with_ratios)
 static void show_score_variance(Rng *rng)
 {
     enum { DM = 512, DK = 64 };
-    double *we = xmalloc((size_t)VOCAB * DM), *pe = xmalloc((size_t)SEQ * DM);
-    double *x = xmalloc((size_t)SEQ * DM), *wq = xmalloc((size_t)DM * DK);
-    double *wk = xmalloc((size_t)DM * DK);
+    double *we = xcalloc(VOCAB * DM, sizeof *we);
+    double *pe = xcalloc(SEQ * DM, sizeof *pe);
+    double *x = xcalloc(SEQ * DM, sizeof *x);
+    double *wq = xcalloc(DM * DK, sizeof *wq);
+    double *wk = xcalloc(DM * DK, sizeof *wk);
     int tokens[SEQ];
     rng_fill_normal(rng, we, (size_t)VOCAB * DM, 0.0, 1.0 / sqrt(DM));
     rng_fill_normal(rng, wq, (size_t)DM * DK, 0.0, 1.0 / sqrt(DM));
@@ -409,7 +394,7 @@ static void dump_example(void)
 static void print_pe_dot(int d)
 {
     enum { ROWS = 501 };
-    double *pe = xmalloc((size_t)ROWS * d);
+    double *pe = xcalloc((size_t)ROWS * d, sizeof *pe);
     positional_encoding(pe, ROWS, d);
     printf("# d_model %d\n# k  PE(100).PE(100+k)  PE(300).PE(300+k)\n", d);
     for (int k = -100; k <= 200; k++)

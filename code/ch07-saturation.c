@@ -93,15 +93,13 @@ static void median_interval(double med[3], double *x, long n)
 static void variance_row(const Study *st, int dk)
 {
     int width = dk > D_IN ? dk : D_IN;
-    double *q = malloc(sizeof *q * width), *k = malloc(sizeof *k * width);
-    double *dot = malloc(sizeof *dot * st->samples);
-    double *add = malloc(sizeof *add * st->samples);
-    double *uq = malloc(sizeof *uq * dk * D_IN);
-    double *uk = malloc(sizeof *uk * dk * D_IN);
-    double *u = malloc(sizeof *u * dk);
-    double *hq = malloc(sizeof *hq * dk), *hk = malloc(sizeof *hk * dk);
-    if (!q || !k || !dot || !add || !uq || !uk || !u || !hq || !hk)
-        cli_fail("out of memory for d_K = %d", dk);
+    double *q = xcalloc(width, sizeof *q), *k = xcalloc(width, sizeof *k);
+    double *dot = xcalloc(st->samples, sizeof *dot);
+    double *add = xcalloc(st->samples, sizeof *add);
+    double *uq = xcalloc((size_t)dk * D_IN, sizeof *uq);
+    double *uk = xcalloc((size_t)dk * D_IN, sizeof *uk);
+    double *u = xcalloc(dk, sizeof *u);
+    double *hq = xcalloc(dk, sizeof *hq), *hk = xcalloc(dk, sizeof *hk);
     Rng rng;
     seed_row(&rng, st, VARIANCE, dk);
     rng_fill_normal(&rng, uq, (size_t)dk * D_IN, 0.0, 1.0 / sqrt(D_IN));
@@ -148,13 +146,12 @@ static void variance_table(const Study *st)
 static void saturation_row(const Study *st, int dk)
 {
     int n = st->keys;
-    double *q = malloc(sizeof *q * dk), *kk = malloc(sizeof *kk * n * dk);
-    double *dots = malloc(sizeof *dots * n), *p = malloc(sizeof *p * n);
-    double *g = malloc(sizeof *g * n), *dx = malloc(sizeof *dx * n);
-    double *jac = malloc(sizeof *jac * n * n);
-    double *jnorm = malloc(sizeof *jnorm * 2 * st->trials);
-    if (!q || !kk || !dots || !p || !g || !dx || !jac || !jnorm)
-        cli_fail("out of memory for d_K = %d", dk);
+    double *q = xcalloc(dk, sizeof *q);
+    double *kk = xcalloc((size_t)n * dk, sizeof *kk);
+    double *dots = xcalloc(n, sizeof *dots), *p = xcalloc(n, sizeof *p);
+    double *g = xcalloc(n, sizeof *g), *dx = xcalloc(n, sizeof *dx);
+    double *jac = xcalloc((size_t)n * n, sizeof *jac);
+    double *jnorm = xcalloc(2 * (size_t)st->trials, sizeof *jnorm);
     {
         Rng rng;
         seed_row(&rng, st, SATURATION, dk);

@@ -319,3 +319,11 @@ double max_abs_diff(const double *x, const double *y, size_t n)
             d = fabs(x[i] - y[i]);
     return d;
 }
+
+double mean_square(const double *x, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return s / n;
+}

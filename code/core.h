@@ -44,6 +44,7 @@ void matmul_bt(double *c, const double *a, const double *b, int n, int k, int m)
 void matmul_backward(double *da, double *db, const double *dc,
                      const double *a, const double *b, int n, int k, int m);
 double max_abs_diff(const double *x, const double *y, size_t n);
+double mean_square(const double *x, size_t n);     /* (1/n) sum_i x_i^2 */
 
 #endif
 #ifndef M_PI

@@ -50,10 +50,7 @@ Ffn ffn_new(int d_model, int d_ff)
 {
     Ffn f = { d_model, d_ff, NULL, NULL, NULL, NULL };
     size_t n = (size_t)ffn_param_count(d_model, d_ff);
-    if (!(f.w1 = calloc(n, sizeof *f.w1))) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
+    f.w1 = xcalloc(n, sizeof *f.w1);
     f.b1 = f.w1 + (size_t)d_model * d_ff;
     f.w2 = f.b1 + d_ff;
     f.b2 = f.w2 + (size_t)d_ff * d_model;

@@ -100,14 +100,34 @@ unsigned char *mask_load(const char *option, const char *spec, int rows,
         cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask "
                  "aligns the last query with the last key, so the first %d "
                  "queries would see no key", option, rows, cols, rows - cols);
-    unsigned char *mask = malloc((size_t)rows * cols);  /* checks passed */
-    if (!mask)
-        cli_fail("out of memory");
+    unsigned char *mask = xcalloc((size_t)rows * cols, 1);  /* checks passed */
     if (m.data)
         for (size_t ij = 0; ij < (size_t)rows * cols; ij++)
             mask[ij] = m.data[ij] == 1.0;
     else
         mask_causal(mask, rows, cols);
     mat_free(&m);
+    return mask;
+}
+unsigned char *mask_from_options(const char *mask_arg,
+                                 const char *key_padding_arg, int s_q, int s_k)
+{
+    unsigned char *mask = NULL;
+    if (mask_arg)
+        mask = mask_load("--mask", mask_arg, s_q, s_k);
+    if (key_padding_arg) {
+        if (strcmp(key_padding_arg, "causal") == 0)
+            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
+                     "0 (padding), not 'causal'");
+        unsigned char *valid =
+            mask_load("--key-padding", key_padding_arg, 1, s_k);
+        unsigned char *pad = xcalloc((size_t)s_q * s_k, 1);
+        mask_padding(pad, valid, s_q, s_k);
+        if (mask)
+            mask_and(mask, pad, s_q, s_k), free(pad);
+        else
+            mask = pad;
+        free(valid);
+    }
     return mask;
 }

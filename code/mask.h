@@ -33,8 +33,16 @@ void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
 /* For the programs: the mask an option names.  "causal" is mask_causal (and
    needs rows <= cols); anything else is a matrix file of rows x cols entries,
    each 0 or 1.  Like mat_load, it prints one line and exits with status 2 on
-   bad input.  Returns a malloc'ed array; the caller frees it. */
+   bad input.  Returns an array from xcalloc; the caller frees it. */
 unsigned char *mask_load(const char *option, const char *spec, int rows,
                          int cols);
+/* The s_q x s_k mask of the options --mask MASK_ARG and --key-padding
+   KEY_PADDING_ARG, either of them NULL when not given.  MASK_ARG is read by
+   mask_load; KEY_PADDING_ARG names a 1 x s_k file of 1 (token) and 0
+   (padding), which becomes a padding mask, ANDed with MASK_ARG's mask when
+   both are given.  Returns NULL (no mask) when neither is given, else an
+   array from xcalloc that the caller frees.  Bad input: as mask_load. */
+unsigned char *mask_from_options(const char *mask_arg,
+                                 const char *key_padding_arg, int s_q, int s_k);
 
 #endif

@@ -23,22 +23,12 @@ static MhaWeights new_attention(double *block, int d, int heads, Rng *rng)
                      block + 3 * dd, b, b + d, b + 2 * d, b + 3 * d };
     return p;
 }
-static double *alloc_block(size_t n)
-{
-    double *p = malloc(n * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "%s: out of memory\n", cli_name());
-        exit(1);
-    }
-    return p;
-}
-
 EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 {
     EncoderLayer l;
     l.d_model = d_model, l.heads = heads, l.d_ff = d_ff;
     l.ffn = ffn_new(d_model, d_ff);
-    l.store = alloc_block((size_t)4 * d_model * (d_model + 1));
+    l.store = xcalloc((size_t)4 * d_model * (d_model + 1), sizeof *l.store);
     l.self_attn = new_attention(l.store, d_model, heads, rng);
     ffn_init(&l.ffn, rng, 0.0);
     for (int i = 0; i < 2; i++)
@@ -51,7 +41,7 @@ DecoderLayer decoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
     l.d_model = d_model, l.heads = heads, l.d_ff = d_ff;
     l.ffn = ffn_new(d_model, d_ff);
     size_t one = (size_t)4 * d_model * (d_model + 1);
-    l.store = alloc_block(2 * one);
+    l.store = xcalloc(2 * one, sizeof *l.store);
     l.self_attn = new_attention(l.store, d_model, heads, rng);
     l.cross_attn = new_attention(l.store + one, d_model, heads, rng);
     ffn_init(&l.ffn, rng, 0.0);

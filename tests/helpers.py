@@ -6,8 +6,10 @@ was expected and what came), and is skipped by raising Skip(reason): never by
 returning early, so a skipped test is never counted as passed.
 """
 import os
+import re
 import subprocess
 import tempfile
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(TOP, 'build', 'bin')
@@ -105,3 +107,64 @@ def expect_bad_input(program, args, must_mention=(), stdin=None, debug=False):
     for s in must_mention:
         assert s in err, '%s: the message should mention %r: %r' % (what, s, err)
     return err
+
+
+def expect_bad_inputs(program, cases):
+    """expect_bad_input for each (args, must_mention) in cases, on the release
+    build and on the sanitizer build."""
+    for args, must_mention in cases:
+        for debug in (False, True):
+            expect_bad_input(program, args, must_mention=must_mention, debug=debug)
+
+
+def run_demo(program, limit=1.0):
+    """Run PROGRAM's demo (no arguments): it must exit 0 with nothing on
+    stderr within LIMIT seconds of wall time.  Returns its output."""
+    start = time.time()
+    rc, out, err = run(program)
+    took = time.time() - start
+    assert rc == 0 and err == '', '%s demo: exit %d, stderr %r' % (program, rc, err[:300])
+    assert took < limit, '%s: the demo took %.2f s (limit %g s)' % (program, took, limit)
+    return out
+
+
+def assert_close(np, got, want, what, rtol=1e-5, atol=1e-9):
+    """got and want have one shape, got is finite, and every entry is within
+    atol + rtol * |want| of want; the message names the worst entry."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    assert got.shape == want.shape, '%s: shape %s, expected %s' % (what, got.shape, want.shape)
+    assert np.all(np.isfinite(got)), '%s: not finite: %s' % (what, got)
+    excess = np.abs(got - want) - (atol + rtol * np.abs(want))
+    if (excess > 0).any():
+        i = np.unravel_index(np.argmax(excess), excess.shape)
+        raise AssertionError('%s: max |difference| %.3g; entry %s is %r, expected %r' % (
+            what, np.abs(got - want).max(), i, got[i], want[i]))
+
+
+def chapter_text(chapter):
+    """The text of chapters/CHAPTER, e.g. chapter_text('04-masking.nw')."""
+    with open(os.path.join(TOP, 'chapters', chapter), encoding='utf-8') as f:
+        return f.read()
+
+
+def verbatim_block(chapter, containing):
+    """The one verbatim block of chapters/CHAPTER whose text contains the
+    string CONTAINING (a command the chapter prints, say)."""
+    blocks = [b for b in re.findall(r'\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}',
+                                    chapter_text(chapter), re.S) if containing in b]
+    assert len(blocks) == 1, 'expected one verbatim block with %r in %s, found %d' % (
+        containing, chapter, len(blocks))
+    return blocks[0]
+
+
+def assert_transcripts(chapter, program, out, at_least):
+    """Each verbatim block marked '% transcript: PROGRAM' in chapters/CHAPTER
+    (at least AT_LEAST of them) is a run of consecutive lines of OUT, the
+    demo's output, character for character."""
+    blocks = re.findall(r'%% transcript: %s\n\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}'
+                        % re.escape(program), chapter_text(chapter), re.S)
+    assert len(blocks) >= at_least, 'expected at least %d transcripts in %s, found %d' % (
+        at_least, chapter, len(blocks))
+    for b in blocks:
+        assert b.strip(), 'an empty transcript block in %s' % chapter
+        assert b in out, 'the chapter quotes output the demo does not print:\n' + b

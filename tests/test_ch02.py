@@ -3,16 +3,17 @@
 Numbers are checked against NumPy (an independent implementation of
 equation (1)) and against values worked by hand; the worked example is rebuilt
 from an independent Python copy of the core's random number generator."""
+import functools
 import math
 import os
 import re
 import time
 
-from helpers import (TOP, TempDir, expect_bad_input, matrix_text, numpy,
-                     parse_matrices, run)
+import helpers
+from helpers import (TempDir, assert_transcripts, expect_bad_input, matrix_text,
+                     numpy, parse_matrices, run)
 
 PROG = 'ch02-attention'
-CHAPTER = os.path.join(TOP, 'chapters', '02-attention.nw')
 
 
 def np_attention(np, q, k, v, kappa):
@@ -24,13 +25,8 @@ def np_attention(np, q, k, v, kappa):
     return w @ v, w
 
 
-def assert_close(np, got, want, what, rtol=1e-6, atol=1e-12):
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    assert got.shape == want.shape, '%s: shape %s, expected %s' % (what, got.shape, want.shape)
-    err = np.abs(got - want) - (atol + rtol * np.abs(want))
-    if (err > 0).any():
-        i = np.unravel_index(np.argmax(err), err.shape)
-        raise AssertionError('%s: entry %s is %r, NumPy says %r' % (what, i, got[i], want[i]))
+# Single-head attention is held to tighter tolerances than the later chapters.
+assert_close = functools.partial(helpers.assert_close, rtol=1e-6, atol=1e-12)
 
 
 def run_data(d, q, k, v, extra=(), debug=False):
@@ -189,14 +185,7 @@ def test_chapter_transcripts_are_the_demo_output():
     """Each verbatim block marked '% transcript: ch02-attention' in the chapter
     is a run of consecutive lines of the demo's output, character for character."""
     out, _ = demo_output()
-    with open(CHAPTER, encoding='utf-8') as f:
-        text = f.read()
-    blocks = re.findall(r'% transcript: ch02-attention\n\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}',
-                        text, re.S)
-    assert len(blocks) >= 4, 'expected at least 4 transcripts, found %d' % len(blocks)
-    for b in blocks:
-        assert b.strip(), 'an empty transcript block'
-        assert b in out, 'the chapter quotes output the demo does not print:\n' + b
+    assert_transcripts('02-attention.nw', PROG, out, at_least=4)
 
 
 def splitmix_normals():

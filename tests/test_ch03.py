@@ -12,20 +12,11 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
-                     expect_bad_input, numpy, torch)
+from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
+                     expect_bad_input, numpy, torch, assert_close as close,
+                     assert_transcripts)
 
 PROG = 'ch03-multi-head'
-RTOL, ATOL = 1e-5, 1e-9
-
-
-def close(np, got, want, what):
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    assert got.shape == want.shape, '%s: shape %s, expected %s' % (what, got.shape, want.shape)
-    assert np.all(np.isfinite(got)), '%s: not finite: %s' % (what, got)
-    bad = np.abs(got - want) > RTOL * np.abs(want) + ATOL
-    assert not bad.any(), '%s: max |difference| %.3g (at %s); got %r, expected %r' % (
-        what, np.abs(got - want).max(), np.argwhere(bad)[0], got[bad][:3], want[bad][:3])
 
 
 def mha_numpy(np, q, k, v, w, b, h, mask):
@@ -51,9 +42,10 @@ def mha_numpy(np, q, k, v, w, b, h, mask):
     return out, weights
 
 
-def mha_torch(t, np, q, k, v, w, b, h, mask):
-    """The same through torch.nn.MultiheadAttention (weights stored transposed)."""
-    d = q.shape[1]
+def torch_mha(t, np, w, b, h):
+    """torch.nn.MultiheadAttention holding the book's weights and biases, by
+    the correspondence the chapter states (PyTorch stores the transposes)."""
+    d = w[0].shape[0]
     bias = b[0] is not None
     m = t.nn.MultiheadAttention(d, h, bias=bias, batch_first=True, dtype=t.float64)
     with t.no_grad():
@@ -62,6 +54,12 @@ def mha_torch(t, np, q, k, v, w, b, h, mask):
         if bias:
             m.in_proj_bias.copy_(t.tensor(np.concatenate([b[0], b[1], b[2]])))
             m.out_proj.bias.copy_(t.tensor(b[3]))
+    return m
+
+
+def mha_torch(t, np, q, k, v, w, b, h, mask):
+    """The same through torch.nn.MultiheadAttention."""
+    m = torch_mha(t, np, w, b, h)
     attn_mask = None if mask is None else t.tensor(mask == 0)   # True: masked
     with t.no_grad():
         out, wts = m(*(t.tensor(x)[None] for x in (q, k, v)), attn_mask=attn_mask,
@@ -208,13 +206,7 @@ def test_backward_against_pytorch_autograd():
         dout = rng.normal(size=(s_q, h * d_k))
         got = run_grad(np, q, k, v, w, b, h, mask, dout)
         d = h * d_k
-        m = t.nn.MultiheadAttention(d, h, bias=bias, batch_first=True, dtype=t.float64)
-        with t.no_grad():
-            m.in_proj_weight.copy_(t.tensor(np.concatenate([w[0].T, w[1].T, w[2].T])))
-            m.out_proj.weight.copy_(t.tensor(w[3].T))
-            if bias:
-                m.in_proj_bias.copy_(t.tensor(np.concatenate([b[0], b[1], b[2]])))
-                m.out_proj.bias.copy_(t.tensor(b[3]))
+        m = torch_mha(t, np, w, b, h)
         tq, tk, tv = (t.tensor(x)[None].requires_grad_() for x in (q, k, v))
         attn_mask = None if mask is None else t.tensor(mask == 0)
         out, _ = m(tq, tk, tv, attn_mask=attn_mask, need_weights=False)
@@ -308,14 +300,7 @@ def test_demo_sentence_numbers_quoted_in_the_text():
 def test_chapter_transcripts_are_the_demo_output():
     """Each verbatim block marked '% transcript: ch03-multi-head' in the chapter
     is a run of consecutive lines of the demo's output, character for character."""
-    out = demo_output()
-    with open(os.path.join(TOP, 'chapters', '03-multi-head.nw'), encoding='utf-8') as f:
-        text = f.read()
-    blocks = re.findall(r'% transcript: ch03-multi-head\n\\begin\{verbatim\}\n(.*?)'
-                        r'\\end\{verbatim\}', text, re.S)
-    assert len(blocks) >= 4, 'expected at least 4 transcripts, found %d' % len(blocks)
-    for b in blocks:
-        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
+    assert_transcripts('03-multi-head.nw', PROG, demo_output(), at_least=4)
 
 
 def test_figure_data():

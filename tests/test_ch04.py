@@ -7,26 +7,16 @@ the end (query i sees keys j <= i + s_K - s_Q).  The book's rule for a query
 whose keys are all masked (zero weights, zero output) is checked by hand.
 """
 import os
-import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
-                     expect_bad_input, numpy, torch)
+                     expect_bad_input, numpy, torch, assert_close as close,
+                     assert_transcripts, verbatim_block)
 from test_ch03 import mha_numpy  # noqa: E402
 
 PROG = 'ch04-masking'
-RTOL, ATOL = 1e-5, 1e-9
-
-
-def close(np, got, want, what):
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    assert got.shape == want.shape, '%s: shape %s, expected %s' % (what, got.shape, want.shape)
-    assert np.all(np.isfinite(got)), '%s: not finite: %s' % (what, got)
-    bad = np.abs(got - want) > RTOL * np.abs(want) + ATOL
-    assert not bad.any(), '%s: max |difference| %.3g; got %r, expected %r' % (
-        what, np.abs(got - want).max(), got[bad][:3], want[bad][:3])
 
 
 def masked_numpy(np, q, k, v, mask, kappa):
@@ -148,9 +138,7 @@ def test_the_three_uses_recipe_runs_as_printed():
     # The chapter's command lines, taken from the .nw file and run by bash in a
     # scratch directory, against NumPy's multi-head attention stage by stage.
     np = numpy()
-    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
-        blocks = re.findall(r'\\begin\{verbatim\}\n(.*?)\\end\{verbatim\}', f.read(), re.S)
-    (recipe,) = [b for b in blocks if 'ENC.txt' in b]
+    recipe = verbatim_block('04-masking.nw', 'ENC.txt')
     with TempDir() as tmp:
         os.symlink(os.path.join(TOP, 'build'), os.path.join(tmp.path, 'build'))
         p = subprocess.run(['bash', '-euo', 'pipefail', '-c', recipe], cwd=tmp.path,
@@ -238,14 +226,7 @@ def test_demo_numbers_quoted_in_the_text():
 def test_chapter_transcripts_are_the_demo_output():
     """Each verbatim block marked '% transcript: ch04-masking' in the chapter
     is a run of consecutive lines of the demo's output, character for character."""
-    out = demo_output()
-    with open(os.path.join(TOP, 'chapters', '04-masking.nw'), encoding='utf-8') as f:
-        text = f.read()
-    blocks = re.findall(r'% transcript: ch04-masking\n\\begin\{verbatim\}\n(.*?)'
-                        r'\\end\{verbatim\}', text, re.S)
-    assert len(blocks) >= 5, 'expected at least 5 transcripts, found %d' % len(blocks)
-    for b in blocks:
-        assert b.strip() and b in out, 'the chapter quotes output the demo does not print:\n' + b
+    assert_transcripts('04-masking.nw', PROG, demo_output(), at_least=5)
 
 
 def test_figure_data_by_algebra():

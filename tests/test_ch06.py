@@ -3,9 +3,9 @@ against NumPy, the parameter counts against a formula derived by hand, the
 scale measurement against algebra, the encoder and decoder layers against
 PyTorch, and bad input."""
 import math
-import time
 
-from helpers import expect_bad_input, numpy, parse_matrices, run, torch
+from helpers import (expect_bad_inputs, numpy, parse_matrices, run, run_demo,
+                     torch, verbatim_block)
 
 PROG = 'ch06-embeddings'
 
@@ -209,11 +209,7 @@ def test_example_inputs_are_scaled_embeddings_plus_positional_encoding():
 
 
 def test_demo_is_fast_and_shows_what_the_text_says():
-    start = time.time()
-    rc, out, err = run(PROG)
-    elapsed = time.time() - start
-    assert rc == 0 and err == '', err
-    assert elapsed < 1.0, 'the demo took %.2f s' % elapsed
+    out = run_demo(PROG)
     shifts = [float(l.split('=')[-1]) for l in out.split('\n') if 'PE(pos) M_k|' in l]
     assert len(shifts) == 3 and max(shifts) < 1e-12, shifts
     tied = [l for l in out.split('\n') if l.startswith('W_e ~')]
@@ -251,9 +247,7 @@ def test_bad_input_exits_2_with_one_line():
         (['--posenc', '4', '8', 'extra'], ['unexpected argument']),
         (['--bogus'], ['unknown option']),
     ]
-    for args, words in cases:
-        for debug in (False, True):
-            expect_bad_input(PROG, args, must_mention=words, debug=debug)
+    expect_bad_inputs(PROG, cases)
 
 
 def test_sanitizer_build_runs_every_mode_cleanly():
@@ -264,12 +258,7 @@ def test_sanitizer_build_runs_every_mode_cleanly():
 
 
 def test_the_commands_printed_in_the_chapter_run():
-    import os
-    from helpers import TOP
-    text = open(os.path.join(TOP, 'chapters', '06-embeddings.nw'), encoding='utf-8').read()
-    block = [b for b in text.split('\\begin{verbatim}')[1:] if '--posenc 4 8' in b]
-    assert block, 'the commands are missing from the chapter'
-    for c in block[0].split('\\end{verbatim}')[0].strip().split('\n'):
+    for c in verbatim_block('06-embeddings.nw', '--posenc 4 8').strip().split('\n'):
         args = c.split()[1:]
         rc, out, err = run(PROG, args)
         assert rc == 0 and out, '%s: %s' % (c, err)

@@ -128,6 +128,21 @@ static double mha_loss(const MhaWeights *p, const double *x, const double *g,
     return L;
 }
 
+/* dL/d(*entry) by central differences, L being mha_loss and *entry one
+   number of x or of the weights and biases p points into. */
+static double numeric_derivative(double *entry, const MhaWeights *p,
+                                 const double *x, const double *g,
+                                 const unsigned char *mask, int s, double *work)
+{
+    double keep = *entry, e = 1e-6;
+    *entry = keep + e;
+    double up = mha_loss(p, x, g, mask, s, work);
+    *entry = keep - e;
+    double down = mha_loss(p, x, g, mask, s, work);
+    *entry = keep;
+    return (up - down) / (2 * e);
+}
+
 Test(mha, backward_matches_finite_differences_for_self_attention)
 {
     enum { s = 4, d = 6, h = 3 };
@@ -149,21 +164,11 @@ Test(mha, backward_matches_finite_differences_for_self_attention)
     mha_forward(out, w, work, &p, x, x, x, mask, s, s);
     mha_backward(dx, dx, dx, &gr, work, g, &p, x, x, x, w, s, s);  /* one buffer */
     for (int c = 0; c < s * d; c++) {       /* dL/dx, through Q, K and V at once */
-        double keep = x[c], e = 1e-6;
-        x[c] = keep + e;
-        double up = mha_loss(&p, x, g, mask, s, work);
-        x[c] = keep - e;
-        double down = mha_loss(&p, x, g, mask, s, work);
-        x[c] = keep;
-        cr_expect_lt(fabs((up - down) / (2 * e) - dx[c]), 1e-7, "dx[%d]", c);
+        double num = numeric_derivative(&x[c], &p, x, g, mask, s, work);
+        cr_expect_lt(fabs(num - dx[c]), 1e-7, "dx[%d]", c);
     }
     for (int c = 0; c < 4 * d * d + 4 * d; c++) {  /* every weight and bias */
-        double keep = store[c], e = 1e-6;
-        store[c] = keep + e;
-        double up = mha_loss(&p, x, g, mask, s, work);
-        store[c] = keep - e;
-        double down = mha_loss(&p, x, g, mask, s, work);
-        store[c] = keep;
-        cr_expect_lt(fabs((up - down) / (2 * e) - grads[c]), 1e-7, "parameter %d", c);
+        double num = numeric_derivative(&store[c], &p, x, g, mask, s, work);
+        cr_expect_lt(fabs(num - grads[c]), 1e-7, "parameter %d", c);
     }
 }

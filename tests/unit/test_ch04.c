@@ -1,9 +1,12 @@
 /* Unit tests of Chapter 4's masks and masked attention (code/mask.h). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "attention.h"
 #include "core.h"
 #include "mask.h"
+#include "temp_file.h"
 
 Test(mask, causal_square_is_lower_triangular)
 {
@@ -125,4 +128,33 @@ Test(mask, backward_matches_finite_differences)
     cr_expect_eq(dq[3], 0.0);
     for (int c = 6; c < 8; c++)             /* key 3 is masked everywhere */
         cr_expect(dk[c] == 0.0 && dv[c] == 0.0, "key 3 gets no gradient");
+}
+
+Test(mask, from_options_gives_no_mask_when_no_option_is_given)
+{
+    cr_expect_null(mask_from_options(NULL, NULL, 3, 4));
+}
+
+Test(mask, from_options_ands_causal_and_key_padding)
+{
+    /* s_q = 3, s_k = 4: causal (end-aligned) lets query i see j <= i + 1;
+       key 2 is padding.  Worked by hand, row by row. */
+    const unsigned char want[3 * 4] = { 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1 };
+    const unsigned char pad_only[3 * 4] = { 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1 };
+    const char *path = temp_file("1 4\n1 1 0 1\n");
+    unsigned char *both = mask_from_options("causal", path, 3, 4);
+    unsigned char *pad = mask_from_options(NULL, path, 3, 4);
+    unsigned char *causal = mask_from_options("causal", NULL, 3, 4);
+    unlink(path);
+    for (int ij = 0; ij < 3 * 4; ij++) {
+        cr_expect_eq(both[ij], want[ij], "causal and padding, entry %d", ij);
+        cr_expect_eq(pad[ij], pad_only[ij], "padding alone, entry %d", ij);
+        cr_expect_eq(causal[ij], (ij % 4) <= (ij / 4) + 1, "causal, entry %d", ij);
+    }
+    free(both), free(pad), free(causal);
+}
+
+Test(mask, from_options_refuses_causal_key_padding, .exit_code = 2)
+{
+    mask_from_options(NULL, "causal", 3, 4);
 }

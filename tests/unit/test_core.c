@@ -8,18 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core.h"
-
-/* Write text to a fresh temporary file and return its path (static buffer). */
-static const char *temp_file(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/attn-test-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
-    return path;
-}
+#include "temp_file.h"
 
 /* Read text as a matrix file; return mat_read's status and its message. */
 static int read_text(const char *text, Matrix *m, char *err, size_t n)
@@ -143,6 +132,16 @@ Test(kernels, matmul_backward_matches_finite_differences)
         double analytic = t < N * K ? da[t] : db[t - N * K];
         cr_assert(fabs(numeric - analytic) < 1e-6, "entry %d: %g vs %g", t, numeric, analytic);
     }
+}
+
+Test(kernels, mean_square_by_hand)
+{
+    /* (1 + 4 + 9 + 16) / 4 = 7.5; one entry: 0.5^2 = 0.25 */
+    const double x[4] = { 1, -2, 3, -4 };
+    cr_assert_float_eq(mean_square(x, 4), 7.5, 1e-15);
+    cr_assert_float_eq(mean_square(x + 2, 1), 9.0, 1e-15);
+    const double half = 0.5;
+    cr_assert_float_eq(mean_square(&half, 1), 0.25, 1e-15);
 }
 
 Test(rng, splitmix64_reference_values)
