@@ -465,6 +465,8 @@ def texmath_compatible(tex):
     # a column's >{\raggedright\arraybackslash} is layout, and pandoc 2.17
     # loses the argument of a \ref in such a column's cells
     tex = re.sub(r'>\{(?:\\[A-Za-z]+\s*)*\}', '', tex)
+    # pandoc makes -- an en dash even in \texttt, where LaTeX keeps two hyphens
+    tex = re.sub(r'\\texttt\{[^{}]*\}', lambda m: m.group(0).replace('--', '-{}-'), tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)l(?![A-Za-z])', r'\\left', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)r(?![A-Za-z])', r'\\right', tex)
     return re.sub(r'\\(?:Big|bigg|Bigg)m?(?![A-Za-z])', r'\\big', tex)
