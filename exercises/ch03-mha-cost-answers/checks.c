@@ -1,0 +1,22 @@
+/* Checks of Exercise 3.1, each answer derived here from the equations of
+   Chapter 3: W^Q, W^K, W^V, W^O are d x d with a bias of d each; the four
+   projections of s_Q queries and s_K keys and values cost 2 (s_Q + s_K) d^2
+   multiply-adds, and each of the h heads s_Q s_K d_K for the scores and as
+   many for the weighted sum. */
+#include "grade.h"
+#include "mha_cost_answers.h"
+
+CHECK(parameters)
+{
+    long d = 1024;
+    expect_int("(a) parameters of one multi-head attention layer",
+               answer_mha_params(), 4 * d * d + 4 * d);
+}
+
+CHECK(multiply_adds)
+{
+    long d = 1024, h = 16, d_k = d / h, s_q = 1000, s_k = 1000;
+    expect_int("(b) multiply-adds of self-attention over 1000 positions",
+               answer_mha_multiply_adds(),
+               2 * (s_q + s_k) * d * d + h * 2 * s_q * s_k * d_k);
+}
