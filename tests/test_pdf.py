@@ -1,4 +1,5 @@
 """The three PDFs as a reader sees them (text extracted with pdftotext)."""
+import glob
 import os
 import re
 import shutil
@@ -8,6 +9,7 @@ from helpers import TOP, Skip
 
 B = os.path.join(TOP, 'build')
 CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]')
+CJK_RUN = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]+')
 
 
 def pages(edition):
@@ -20,16 +22,46 @@ def pages(edition):
     return text.split('\f')
 
 
+def chinese_in_code_chunks():
+    """The Chinese the programs print (their bilingual --help): it stands in
+    code chunks, which both editions show, so the English edition has it too."""
+    runs = set()
+    for path in glob.glob(os.path.join(TOP, 'chapters', '*.nw')):
+        in_code = False
+        for line in open(path, encoding='utf-8'):
+            if re.match(r'^<<.*>>=\s*$', line):
+                in_code = True
+            elif re.match(r'^@( |$)', line):
+                in_code = False
+            elif in_code:
+                runs.update(CJK_RUN.findall(line))
+    return runs
+
+
 def test_english_edition_has_no_chinese_outside_the_glossary():
     ps = pages('en')
-    start = next(i for i, p in enumerate(ps) if re.search(r'Appendix B\s+Glossary', p))
-    end = next(i for i, p in enumerate(ps) if i > start and 'Index of chunks' in p)
+    # The glossary is the chapter whose opening page starts with its heading
+    # (the contents pages mention it too, but do not start with it).
+    start = next(i for i, p in enumerate(ps) if re.match(r'\s*Appendix B\s+Glossary', p))
+    end = next(i for i, p in enumerate(ps)
+               if i > start and re.match(r'\s*(Appendix [C-Z]\b|Index of chunks)', p))
+    assert end - start < 10, 'the glossary seems to run from page %d to %d' % (start + 1, end)
+    allowed = chinese_in_code_chunks()
     for i, p in enumerate(ps):
         if start <= i < end:
             continue
-        m = CJK.search(p)
-        assert not m, 'page %d of book-en.pdf has Chinese text: ...%s...' % (
-            i + 1, p[max(0, m.start() - 40):m.end() + 40].replace('\n', ' '))
+        for m in CJK_RUN.finditer(p):
+            if not any(m.group() in run for run in allowed):
+                raise AssertionError('page %d of book-en.pdf has Chinese text: ...%s...' % (
+                    i + 1, p[max(0, m.start() - 40):m.end() + 40].replace('\n', ' ')))
+
+
+def test_english_edition_check_sees_stray_chinese():
+    """The check above must be able to fail: a Chinese word from the prose of
+    the Chinese edition is not among the programs' strings."""
+    allowed = chinese_in_code_chunks()
+    assert not any('这本书写给谁' in run for run in allowed)
+    assert any('为什么是注意力' in run for run in allowed), 'expected Chapter 1\'s --help text'
 
 
 def test_chinese_edition_speaks_chinese():
