@@ -46,6 +46,7 @@ COMMON = r"""\usepackage{amsmath,amssymb,booktabs,array,graphicx,xcolor,adjustbo
 \setbeamercolor{frametitle}{fg=attnblue}
 \setbeamercolor{title}{fg=attnblue}
 \newcommand{\zhword}[1]{#1}
+\usepackage{fancyvrb}  % pandoc loads it only for decks with code; \fvset needs it always
 \fvset{fontsize=\scriptsize}
 \makeatletter\def\tablehead{\@ifnextchar[{\attn@th}{\attn@th[2.3cm]}}
 \def\attn@th[#1]#2{\parbox[b]{#1}{\centering #2}}\makeatother
@@ -205,6 +206,8 @@ def main(argv):
             p = subprocess.run(
                 ['pandoc', '-f', 'markdown', '-t', 'beamer', '-s', '--slide-level=2',
                  '-V', 'aspectratio=169',
+                 # a title with math cannot be the PDF's metadata title
+                 '-V', 'classoption=usepdftitle=false',
                  '-V', 'title=' + deck.title(), '-V', 'subtitle=' + book_title(top, lang),
                  '-V', 'date=', '-H', header, '--highlight-style=tango'],
                 input=md.encode('utf-8'), capture_output=True)
