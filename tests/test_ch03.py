@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import (run, TempDir, matrix_text, parse_matrices,  # noqa: E402
-                     expect_bad_input, numpy, torch, assert_close as close,
+                     expect_bad_inputs, numpy, torch, assert_close as close,
                      assert_transcripts)
 
 PROG = 'ch03-multi-head'
@@ -392,18 +392,10 @@ def bad_cases(tmp, np):
     ]
 
 
-def test_bad_input():
+def test_bad_input_on_both_builds():
     np = numpy()
     with TempDir() as tmp:
-        for args, mention in bad_cases(tmp, np):
-            expect_bad_input(PROG, args, must_mention=mention)
-
-
-def test_bad_input_sanitizer_build():
-    np = numpy()
-    with TempDir() as tmp:
-        for args, mention in bad_cases(tmp, np):
-            expect_bad_input(PROG, args, must_mention=mention, debug=True)
+        expect_bad_inputs(PROG, bad_cases(tmp, np))
 
 
 def test_sanitizer_build_demo():

@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import (TOP, run, TempDir, matrix_text, parse_matrices,  # noqa: E402
-                     expect_bad_input, numpy, torch, assert_close as close,
+                     expect_bad_inputs, numpy, torch, assert_close as close,
                      assert_transcripts, verbatim_block)
 from test_ch03 import mha_numpy  # noqa: E402
 
@@ -296,18 +296,10 @@ def bad_cases(tmp, np):
     ]
 
 
-def test_bad_input():
+def test_bad_input_on_both_builds():
     np = numpy()
     with TempDir() as tmp:
-        for args, mention in bad_cases(tmp, np):
-            expect_bad_input(PROG, args, must_mention=mention)
-
-
-def test_bad_input_sanitizer_build():
-    np = numpy()
-    with TempDir() as tmp:
-        for args, mention in bad_cases(tmp, np):
-            expect_bad_input(PROG, args, must_mention=mention, debug=True)
+        expect_bad_inputs(PROG, bad_cases(tmp, np))
 
 
 def test_sanitizer_build_demo():

@@ -1,6 +1,7 @@
 """The toolchain's own checks must be able to fail: a broken translation
 pair, a changed byte of code/ and a misspelled chunk name each stop the
 build with a message that says what is wrong."""
+import contextlib
 import os
 import shutil
 import subprocess
@@ -11,16 +12,18 @@ from helpers import TOP
 PYTHON = '/usr/bin/python3'
 
 
+@contextlib.contextmanager
 def copy_of_sources():
-    """A scratch copy of the sources the build reads (no build/)."""
-    d = tempfile.mkdtemp(prefix='attn-toolchain-')
-    for name in ('Makefile', 'chapters', 'code', 'tools', 'tex', 'figures'):
-        src = os.path.join(TOP, name)
-        if os.path.isdir(src):
-            shutil.copytree(src, os.path.join(d, name))
-        else:
-            shutil.copy2(src, d)
-    return d
+    """A scratch copy of the sources the build reads (no build/), removed
+    afterwards:  with copy_of_sources() as d: ..."""
+    with tempfile.TemporaryDirectory(prefix='attn-toolchain-') as d:
+        for name in ('Makefile', 'chapters', 'code', 'tools', 'tex', 'figures'):
+            src = os.path.join(TOP, name)
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(d, name))
+            else:
+                shutil.copy2(src, d)
+        yield d
 
 
 def make(d, *targets):
@@ -30,13 +33,11 @@ def make(d, *targets):
 
 
 def test_unpaired_passage_fails_the_build_naming_file_and_line():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         path = os.path.join(d, 'chapters', '00-preface.nw')
         text = open(path, encoding='utf-8').read()
         start = text.index('\\begin{en}')
         end = text.index('\\end{en}', start) + len('\\end{en}\n')
-        zh_line = text[:start].rstrip('\n').count('\n') + 1
         open(path, 'w', encoding='utf-8').write(text[:start] + text[end:])
         rc, out = make(d, 'check-lang')
         assert rc != 0, 'the build accepted a Chinese passage without its English partner'
@@ -44,8 +45,6 @@ def test_unpaired_passage_fails_the_build_naming_file_and_line():
         want = 'chapters/00-preface.nw:%d:' % (text[:first_zh].count('\n') + 1)
         assert want in out and 'no English partner' in out, \
             'expected a message naming %s, got: %s' % (want, out[-500:])
-    finally:
-        shutil.rmtree(d)
 
 
 def test_english_only_and_stray_chinese_are_caught():
@@ -65,8 +64,7 @@ def test_english_only_and_stray_chinese_are_caught():
 
 
 def test_changed_byte_of_code_fails_the_build():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         path = os.path.join(d, 'code', 'core.c')
         data = bytearray(open(path, 'rb').read())
         i = data.index(b'calloc')
@@ -75,23 +73,17 @@ def test_changed_byte_of_code_fails_the_build():
         rc, out = make(d, 'programs')
         assert rc != 0, 'the build accepted a hand-changed code/core.c'
         assert 'code/core.c' in out and 'edit the chapter' in out, out[-500:]
-    finally:
-        shutil.rmtree(d)
 
 
 def test_check_tangle_catches_a_stray_file_in_code():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         open(os.path.join(d, 'code', 'stray.c'), 'w').write('int x;\n')
         rc, out = make(d, 'check-tangle')
         assert rc != 0 and 'stray.c' in out, out[-500:]
-    finally:
-        shutil.rmtree(d)
 
 
 def test_misspelled_chunk_name_fails_the_build_naming_file_and_line():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         path = os.path.join(d, 'chapters', '90-appendix-core.nw')
         lines = open(path, encoding='utf-8').read().split('\n')
         n = [l.strip() for l in lines].index('<<read the data rows>>')
@@ -108,13 +100,10 @@ def test_misspelled_chunk_name_fails_the_build_naming_file_and_line():
         open(path, 'w', encoding='utf-8').write('\n'.join(lines))
         rc, out = make(d, 'programs')
         assert rc != 0 and 'never used' in out and ':%d:' % (m + 1) in out, out[-500:]
-    finally:
-        shutil.rmtree(d)
 
 
 def test_two_chapters_defining_the_same_file_fails():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         path = os.path.join(d, 'chapters', '00-preface.nw')
         with open(path, 'a', encoding='utf-8') as f:
             f.write('\n<<code/core.h>>=\n/* a second definition */\n@\n')
@@ -122,13 +111,10 @@ def test_two_chapters_defining_the_same_file_fails():
         assert rc != 0, 'the build accepted code/core.h defined in two chapters'
         assert 'chapters/90-appendix-core.nw:' in out and 'already defined at' in out \
             and 'chapters/00-preface.nw:' in out, out[-500:]
-    finally:
-        shutil.rmtree(d)
 
 
 def test_quoting_a_section_the_program_does_not_print_fails_the_build():
-    d = copy_of_sources()
-    try:
+    with copy_of_sources() as d:
         path = os.path.join(d, 'chapters', '90-appendix-core.nw')
         with open(path, 'a', encoding='utf-8') as f:
             f.write('\n\\programoutput{appA-none}{appA-matrix --histogram}{no such section}\n')
@@ -137,5 +123,3 @@ def test_quoting_a_section_the_program_does_not_print_fails_the_build():
         assert rc != 0, 'the build quoted a section the program does not print'
         assert "chapters/90-appendix-core.nw:%d:" % lines in out and \
             "no section '## no such section'" in out, out[-500:]
-    finally:
-        shutil.rmtree(d)
