@@ -20,6 +20,16 @@ packages=(
     poppler-utils                       # pdftotext, pdftoppm: the PDF tests
     pandoc                              # the HTML edition and slides
     chromium                            # tests/test_html.py opens every page headless
+    python3-pytest python3-pytest-xdist # the test runner, on both cores
+    python3-nltk                        # BLEU reference for Chapter 9's C BLEU
+    libopenblas0-pthread libopenblas-dev # OpenBLAS: the system BLAS for NumPy and PyTorch
+                                        # (honest baselines), and cblas for Chapter 10
+    valgrind                            # make memcheck
+    libclang-rt-14-dev                  # libFuzzer for make fuzz
+    bubblewrap                          # the grader's sandbox
+    stress-ng hyperfine                 # loaded test runs; make bench timings
+    biber texlive-bibtex-extra          # the bibliography (biblatex, GB/T 7714 style)
+    texlive-pictures                    # TikZ diagrams
 )
 
 missing=()
