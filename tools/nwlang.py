@@ -19,6 +19,8 @@ figures, labels) is language-neutral.
   nwlang.py check FILE.nw ...     fail, naming file:line, on an unpaired or
                                   misplaced passage
   nwlang.py filter zh|en|bilingual TEX   print the woven TeX of one edition
+  nwlang.py pairs FILE.nw ...     compare each zh/en pair: the same numbers,
+                                  code identifiers [[..]] and references
 """
 import re
 import sys
@@ -33,6 +35,49 @@ DOC_START = re.compile(r'^@( |$)')
 # on in plain words for a while.  Equations, commands and labels do not.
 LINKED_QUOTE = re.compile(r'(^|\s)\{\\Tt\{\}\\nwlinkedidentq')
 PROSE = re.compile(r"^[A-Za-z][A-Za-z,.;:'’ -]{30}")
+# Chinese typography, checked in every zh block (see zh_lint).
+CJK_END = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”]$')
+CMD_CJK_START = re.compile(r'^\s*\\[A-Za-z]+\*?\{[\u3400-\u4dbf\u4e00-\u9fff“]')
+CHAPREF = re.compile(r'第\s*~?\s*\\ref\{[^}]*\}\s*~?\s*章')
+CODE_QUOTE = re.compile(r'\[\[.*?\]\]|\\(?:texttt|verb)\{[^}]*\}')
+
+
+def glossary_variants(paths):
+    """Words the glossary says to avoid in Chinese text: `% avoid: A B` after
+    an entry of chapters/91-appendix-glossary.nw."""
+    avoid = {}
+    for path in paths:
+        if not path.endswith('glossary.nw'):
+            continue
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                m = re.search(r'^([^&]*)&\s*([^&]*?)\s*&.*%\s*avoid:\s*(.*)$', line)
+                if m:
+                    for word in m.group(3).split():
+                        avoid[word] = m.group(2)
+    return avoid
+
+
+def zh_lint(line, next_line, avoid):
+    """Typography of one line of a Chinese passage: a list of complaints."""
+    out = []
+    text = CODE_QUOTE.sub('', re.sub(r'(?<!\\)%.*', '', line))
+    if '``' in text or "''" in text:
+        out.append("ASCII quotes ``...'' in Chinese text: use “...”")
+    if CJK_END.search(line) and next_line is not None and CMD_CJK_START.match(next_line):
+        out.append('the line break before the next line\'s command prints a space '
+                   'between Chinese characters: end this line with %')
+    for m in re.finditer(r'第[^章\n]{0,30}?章', text):
+        if '\\ref' in m.group() and not CHAPREF.fullmatch(m.group()) \
+                or '\\ref' in m.group() and not re.fullmatch(r'第~\\ref\{[^}]*\}~章', m.group()):
+            out.append('write chapter references as 第~\\ref{...}~章')
+    for word, good in avoid.items():
+        pattern = re.escape(word)
+        if word.isascii():                      # a whole word, not part of one
+            pattern = r'(?<![-A-Za-z0-9_])' + pattern + r'(?![-A-Za-z0-9_])'
+        if re.search(pattern, text):
+            out.append('"%s": the glossary\'s term is "%s"' % (word, good))
+    return out
 
 
 def strip_macro(text, name, nargs):
@@ -78,6 +123,7 @@ def neutral(text):
 
 def check(paths):
     errors = []
+    avoid = glossary_variants(paths)
 
     def err(path, n, msg):
         errors.append('%s:%d: %s' % (path, n, msg))
@@ -148,6 +194,8 @@ def check(paths):
                 lines[n] = ''
                 n += 1
             text, badargs = neutral(line)
+            if block != 'en' and re.search(r"\\zhen\{[^{}]*(``|'')", line):
+                err(path, n, "ASCII quotes ``...'' in the Chinese half of \\zhen: use “...”")
             if badargs:
                 err(path, n, '\\zhen takes two arguments: \\zhen{中文}{English}')
             # Verbatim text (commands, program output) is neither a passage
@@ -165,6 +213,8 @@ def check(paths):
                 glossary = False
             if block == 'zh':
                 block_has_cjk = block_has_cjk or bool(CJK.search(line))
+                for msg in zh_lint(line, lines[n] if n < len(lines) else None, avoid):
+                    err(path, n, msg)
             elif block == 'en':
                 if CJK.search(text):
                     err(path, n, 'Chinese text in an English passage (use '
@@ -188,6 +238,55 @@ def check(paths):
     for e in errors:
         print(e, file=sys.stderr)
     return 1 if errors else 0
+
+
+def pair_facts(text):
+    """What both halves of a pair must agree on: numbers, [[identifiers]],
+    \\ref/\\eqref/\\cite keys."""
+    text = re.sub(r'(?<!\\)%.*', '', text)
+    idents = set(re.findall(r'\[\[(.*?)\]\]', text))
+    refs = set(re.findall(r'\\(?:ref|eqref|cite[pt]?|pageref)\{([^}]*)\}', text))
+    bare = re.sub(r'\[\[.*?\]\]|\\(?:ref|eqref|cite[pt]?|pageref|label)\{[^}]*\}', ' ', text)
+    bare = re.sub(r'\\[A-Za-z]+', ' ', bare)
+    nums = set(m for m in re.findall(r'(?<![A-Za-z_])\d+(?:\.\d+)?(?:e[-+]?\d+)?', bare)
+               if m not in ('0', '1', '2'))
+    return {'number': nums, 'identifier': idents, 'reference': refs}
+
+
+def pairs(paths):
+    """Report each zh/en pair whose numbers, identifiers or references differ;
+    fail when numbers or references differ (identifiers may be reworded)."""
+    found = strict = 0
+    for path in paths:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().split('\n')
+        zh = en = None
+        cur, start = None, 0
+        for n, line in enumerate(lines, 1):
+            b, e = BEGIN.match(line), END.match(line)
+            if b:
+                cur, start, buf = b.group(1), n, []
+                continue
+            if e and cur:
+                if cur == 'zh':
+                    zh = (start, '\n'.join(buf))
+                elif zh:
+                    a, b2 = pair_facts(zh[1]), pair_facts('\n'.join(buf))
+                    for kind in a:
+                        only_zh, only_en = a[kind] - b2[kind], b2[kind] - a[kind]
+                        if only_zh or only_en:
+                            found += 1
+                            strict += kind != 'identifier'
+                            print('%s:%d: %s differ: only in zh %s, only in en %s' % (
+                                path, zh[0], kind, sorted(only_zh), sorted(only_en)))
+                    zh = None
+                cur = None
+                continue
+            if cur:
+                buf.append(line)
+    print('%d differences (%d in numbers or references)' % (found, strict),
+          file=sys.stderr)
+    return 1 if strict else 0
 
 
 def filter_edition(edition, path):
@@ -219,6 +318,8 @@ def filter_edition(edition, path):
 def main(argv):
     if len(argv) >= 3 and argv[1] == 'check':
         return check(argv[2:])
+    if len(argv) >= 3 and argv[1] == 'pairs':
+        return pairs(argv[2:])
     if len(argv) == 4 and argv[1] == 'filter' and argv[2] in ('zh', 'en', 'bilingual'):
         return filter_edition(argv[2], argv[3])
     print('usage: nwlang.py check FILE.nw ... | nwlang.py filter zh|en|bilingual '
