@@ -82,3 +82,19 @@ def test_pair_check_can_fail():
                            capture_output=True, text=True)
         assert p.returncode != 0
         assert 'x.nw:1: number' in p.stdout and 'x.nw:1: reference' in p.stdout, p.stdout
+
+
+def test_bilingual_edition_loses_no_figure():
+    """The side-by-side pairs (paracol) must not swallow a pending float:
+    every figure caption of the English edition is in the bilingual one."""
+    import re
+    def captions(edition):
+        p = subprocess.run(['pdftotext', os.path.join(TOP, 'build', 'book-%s.pdf' % edition), '-'],
+                           capture_output=True, text=True)
+        # A caption, not a reference: "Figure 3.1:" in English, "图 3.1" and
+        # a wide space in the Chinese and bilingual editions.
+        pattern = r'^Figure ([0-9A-Z]+\.[0-9]+):' if edition == 'en' else \
+            r'^图 ([0-9A-Z]+\.[0-9]+)\s'
+        return set(re.findall(pattern, p.stdout, re.M))
+    en, bi = captions('en'), captions('bilingual')
+    assert en and en <= bi, 'figures missing from book-bilingual.pdf: %s' % sorted(en - bi)

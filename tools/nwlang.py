@@ -289,11 +289,25 @@ def pairs(paths):
     return 1 if strict else 0
 
 
+FLOAT = re.compile(r'\\begin\{(figure|table)\*?\}')
+FLOAT_SHADOW = 60         # source lines of passages after a float
+WIDE = re.compile(r'\\\[|\\begin\{(equation|align|gather|multline|verbatim|tabular|'
+                  r'longtable|figure|table|center)\*?\}|\\programoutput')
+
+
 def filter_edition(edition, path):
-    """Keep one language's blocks (or both, for the bilingual edition)."""
+    """Keep one language's blocks (or both, for the bilingual edition).
+
+    The bilingual edition sets each zh/en pair side by side with paracol,
+    synchronised per pair; a pair holding something that needs the full
+    width (a display, verbatim, a table or figure) stays one passage after
+    the other, each at full width."""
     drop = {'zh': 'en', 'en': 'zh', 'bilingual': None}[edition]
     skipping = False
     out = []
+    pair = None           # bilingual: [zh lines, en lines] being collected
+    after_float = 0       # lines of pairs still to set sequentially
+    lang_now = None
     with open(path, encoding='utf-8') as f:
         for line in f.read().split('\n'):
             m = re.match(r'^(.*?)\\(begin|end)\{(zh|en)\}\s*$', line)
@@ -304,15 +318,46 @@ def filter_edition(edition, path):
                 if lang == drop:
                     skipping = (what == 'begin')
                 elif edition == 'bilingual':
-                    out.append('\\%s{%s}' % (what, lang))
+                    if what == 'begin':
+                        lang_now = lang
+                        if lang == 'zh':
+                            pair = [[], []]
+                    else:
+                        lang_now = None
+                        if lang == 'en' and pair is not None:
+                            # A float still pending when paracol starts can
+                            # be lost, so the pairs just after one stay
+                            # sequential until the float has surely been set.
+                            out.extend(bilingual_pair(*pair, side_by_side=after_float <= 0))
+                            after_float -= sum(len(x) for x in pair)
+                            pair = None
+                        elif lang == 'en':
+                            out += ['\\begin{en}', '\\end{en}']
                 continue
-            if not skipping:
-                # xeCJK drops the space between a Chinese character and a
-                # [[quote]] that starts with a linked identifier (the link is
-                # not a character it can see); an empty box keeps the space.
-                out.append(LINKED_QUOTE.sub(r'\1\\mbox{}{\\Tt{}\\nwlinkedidentq', line))
+            if skipping:
+                continue
+            # xeCJK drops the space between a Chinese character and a
+            # [[quote]] that starts with a linked identifier (the link is
+            # not a character it can see); an empty box keeps the space.
+            line = LINKED_QUOTE.sub(r'\1\\mbox{}{\\Tt{}\\nwlinkedidentq', line)
+            if edition == 'bilingual' and lang_now and pair is not None:
+                pair[lang_now == 'en'].append(line)
+            else:
+                out.append(line)
+                if FLOAT.search(line):
+                    after_float = FLOAT_SHADOW
+    if pair is not None:                    # a zh block the check would reject
+        out.extend(bilingual_pair(*pair))
     sys.stdout.write('\n'.join(out))
     return 0
+
+
+def bilingual_pair(zh, en, side_by_side=True):
+    text = '\n'.join(zh + en)
+    if WIDE.search(text) or not side_by_side:
+        return ['\\begin{zh}'] + zh + ['\\end{zh}', '\\begin{en}'] + en + ['\\end{en}']
+    return (['\\begin{paracol}{2}\\begin{zh}'] + zh + ['\\end{zh}\\switchcolumn\\begin{en}']
+            + en + ['\\end{en}\\end{paracol}'])
 
 
 def main(argv):
