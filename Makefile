@@ -152,7 +152,7 @@ $(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
 
-$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty $(FIG_TEX) $(EXCERPT_TEX) tools/latex.sh
+$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty tex/book.bib $(FIG_TEX) $(EXCERPT_TEX) tools/latex.sh
 	$(call need,xelatex,texlive-xetex)
 	$(call msg,XELATEX,book-$*)
 	$(Q)tools/latex.sh $(B) $*
