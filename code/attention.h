@@ -8,7 +8,7 @@
 void softmax(double *p, const double *x, int n);
 /* Backward of the softmax, beside its forward: given p = softmax(x) and
    dp = dL/dp, write dx = dL/dx = p .* (dp - <p, dp>)
-   (J = diag(p) - p p^T is symmetric).  dx may alias dp. */
+   (for the row vector p, J = diag(p) - p^T p is symmetric).  dx may alias dp. */
 void softmax_backward(double *dx, const double *p, const double *dp, int n);
 /* Equation (2), one query vector: out_i[d_v] = sum_j w_ij v_j with
    w_ij = softmax_j(kappa <q_i, k_j>); w_i[s_k] (caller-owned) receives the

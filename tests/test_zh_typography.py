@@ -44,6 +44,7 @@ def test_each_typography_slip_is_named_with_its_line():
         ('每个内核都不分配内存。', '"内核"'),
         ('一个 one-hot 向量。', '"one-hot"'),
         ('掩住的键。', '"掩住"'),
+        ('扇入 是输入宽度。', 'a space between two Chinese characters'),
     ]
     for zh, want in cases:
         rc, err = lint(passage(zh))

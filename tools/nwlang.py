@@ -67,6 +67,8 @@ def zh_lint(line, next_line, avoid):
     if CJK_END.search(line) and next_line is not None and CMD_CJK_START.match(next_line):
         out.append('the line break before the next line\'s command prints a space '
                    'between Chinese characters: end this line with %')
+    if re.search(r'[\u4e00-\u9fff] +[\u4e00-\u9fff]', re.sub(r'(?<!\\)%.*', '', line)):
+        out.append('a space between two Chinese characters')
     for m in re.finditer(r'第[^章\n]{0,30}?章', text):
         if '\\ref' in m.group() and not CHAPREF.fullmatch(m.group()) \
                 or '\\ref' in m.group() and not re.fullmatch(r'第~\\ref\{[^}]*\}~章', m.group()):
