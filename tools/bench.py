@@ -44,7 +44,7 @@ def line(what, seconds, budget, strict=False):
     global over
     bad = seconds >= budget if strict else seconds > budget
     over |= bad
-    print('  %-46s %8.2f s  %s %5g s  %s' % (what, seconds, '<' if strict else '<=',
+    print('  %-46s %8.2f s  %-2s %5g s  %s' % (what, seconds, '<' if strict else '<=',
                                             budget, 'OVER' if bad else 'OK'), flush=True)
 
 
