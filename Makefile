@@ -241,7 +241,7 @@ help:
 	@echo '  bench         every bench-* target below (and those other parts add): time budgets'
 	@echo '  bench-build   time a clean build (<= 90 s), a no-op build (<= 1 s), a one-chapter rebuild'
 	@echo '  bench-demos   each demo, median of 5 runs (< 1 s)'
-	@echo '  bench-grade   grading every exercise (<= 30 s), each alone (<= 5 s)'
+	@echo '  bench-grade   grading every exercise (<= 30 s, cold), each alone (<= 5 s)'
 	@echo '  bench-html    make html slides from a built tree (<= 30 s)'
 	@echo '  clean         remove $(B)/'
 
