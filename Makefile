@@ -186,12 +186,37 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libattn.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $< $(B)/libattn.a -lcriterion $(LDLIBS)
 
+# The tests run under pytest (pytest.ini, tests/conftest.py) on both cores;
+# PYTEST_ARGS='-k NAME' runs a subset.  No test asserts a time: see bench.
+PYTEST_ARGS ?=
 test: all debug $(UNIT_TESTS) check-tangle check-clang
-	$(call msg,TEST,tests/run.py)
-	$(Q)$(PYTHON) tests/run.py
+	$(call msg,TEST,pytest -n 2 tests/)
+	$(Q)$(PYTHON) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+#### Benchmarks ##############################################################
+# No test asserts a time: the budgets are measured here, by hand, on a quiet
+# machine.  Each bench-* target prints `what  measured  budget  OK|OVER`
+# lines (tools/bench.py line prints one) and fails if a budget is missed.
+# `make bench` runs every target in BENCH_TARGETS and fails if any did; a
+# part of the book adds its own with  BENCH_TARGETS += bench-NAME.
+BENCH_TARGETS += bench-build bench-demos bench-grade bench-html
+
+bench:
+	$(Q)s=0; for t in $(BENCH_TARGETS); do \
+	  $(MAKE) --no-print-directory $$t || { s=1; echo "  $$t: OVER BUDGET or failed"; }; done; \
+	  exit $$s
 
 bench-build:
 	$(Q)tools/bench-build.sh
+
+bench-demos: $(PROGRAMS)
+	$(Q)$(PYTHON) tools/bench.py demos
+
+bench-grade:
+	$(Q)$(PYTHON) tools/bench.py grade
+
+bench-html: $(PROGRAMS)
+	$(Q)$(PYTHON) tools/bench.py html
 
 clean:
 	rm -rf $(B)
@@ -208,15 +233,19 @@ help:
 	@echo '  student       the student release: build/student/ and build/student.tar.gz'
 	@echo '  gradescope    the Gradescope autograder: build/gradescope.zip'
 	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
-	@echo '  test          everything, then all tests (unit, NumPy, command line, PDF, toolchain)'
+	@echo '  test          everything, then all tests under pytest -n 2 (PYTEST_ARGS="-k NAME": a subset)'
 	@echo '  check-lang    every Chinese passage has its English partner and back'
 	@echo '  tangle        write code/ from the chapters (FORCE=1 overwrites hand edits)'
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
-	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  bench         every bench-* target below (and those other parts add): time budgets'
+	@echo '  bench-build   time a clean build (<= 90 s), a no-op build (<= 1 s), a one-chapter rebuild'
+	@echo '  bench-demos   each demo, median of 5 runs (< 1 s)'
+	@echo '  bench-grade   grading every exercise (<= 30 s, cold), each alone (<= 5 s)'
+	@echo '  bench-html    make html slides from a built tree (<= 30 s)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
-.PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
+.PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench bench-build bench-demos bench-grade bench-html clean help
 
 include tools/html.mk

@@ -17,6 +17,6 @@ gradescope:
 
 test-grader:
 	$(call msg,TEST,tests/test_grader.py)
-	$(Q)$(PYTHON) tests/run.py test_grader
+	$(Q)$(PYTHON) -m pytest -n 2 tests/test_grader.py
 
 .PHONY: grade student gradescope test-grader

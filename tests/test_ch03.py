@@ -321,13 +321,11 @@ def test_figure_data():
     assert np.argmax(w[1][3]) == 2 and w[1][2][3] < 0.01, 'head 2 is not symmetric'
 
 
-def test_help_and_speed():
-    import time
+def test_help_and_demo():
+    # (how long the demo takes is measured by `make bench-demos`, not here)
     rc, out, err = run(PROG, ['--help'])
     assert rc == 0 and 'usage: ch03-multi-head' in out and '多头注意力' in out and err == ''
-    start = time.time()
     demo_output()
-    assert time.time() - start < 1.0, 'the demo should take under 1 s'
 
 
 def bad_cases(tmp, np):

@@ -247,13 +247,11 @@ def test_figure_data_by_algebra():
     assert sums == '0.120 0.482 0.328 0.747 0.580 1.000', sums
 
 
-def test_help_and_speed():
-    import time
+def test_help_and_demo():
+    # (how long the demo takes is measured by `make bench-demos`, not here)
     rc, out, err = run(PROG, ['--help'])
     assert rc == 0 and 'usage: ch04-masking' in out and '掩码' in out and err == ''
-    start = time.time()
     demo_output()
-    assert time.time() - start < 1.0
 
 
 def bad_cases(tmp, np):

@@ -1,4 +1,5 @@
 """The three PDFs as a reader sees them (text extracted with pdftotext)."""
+import functools
 import glob
 import os
 import re
@@ -12,14 +13,16 @@ CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]')
 CJK_RUN = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]+')
 
 
+@functools.lru_cache(maxsize=None)
 def pages(edition):
+    """The pages' text of build/book-EDITION.pdf (extracted once per module)."""
     if not shutil.which('pdftotext'):
         raise Skip('pdftotext is not installed (Debian package poppler-utils)')
     pdf = os.path.join(B, 'book-%s.pdf' % edition)
     assert os.path.exists(pdf), '%s is missing: run make' % pdf
     text = subprocess.run(['pdftotext', '-enc', 'UTF-8', pdf, '-'], capture_output=True,
                           text=True, check=True).stdout
-    return text.split('\f')
+    return tuple(text.split('\f'))
 
 
 def chinese_in_code_chunks():

@@ -1,0 +1,35 @@
+"""pytest's view of the book's tests (`make test` runs `python3 -m pytest -n 2`).
+
+  - tests/test_*.py: plain functions named test_*; a test fails by raising
+    (usually AssertionError with a message saying what was expected and what
+    came) and skips by raising helpers.Skip(reason), which is pytest's own
+    skip exception, so pytest -rs lists every skip with its reason;
+  - tests/test_unit.py runs the Criterion suites built from tests/unit/*.c,
+    one pytest test per Criterion test;
+  - each module stands alone (no test depends on another having run), so
+    pytest-xdist can spread them over both cores (--dist loadfile keeps a
+    module on one worker: a module's own caches are shared by its tests).
+
+Time budgets are not tested here (machines are shared and differ): they are
+measured by `make bench`.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:            # `from helpers import ...` in every module
+    sys.path.insert(0, HERE)
+
+# The modules that take longest go first, so that pytest-xdist (which hands
+# out whole modules, in collection order) does not start one of them last,
+# on one core, while the other core idles.  Order within a module is kept.
+# Only the schedule changes: every module still runs on its own.
+SLOW_FIRST = ['test_grader.py', 'test_toolchain.py', 'test_html.py', 'test_ch07.py',
+              'test_pdf.py']
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        name = os.path.basename(str(item.fspath))
+        return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
+    items.sort(key=rank)            # stable: each module keeps its own order
