@@ -220,3 +220,4 @@ PHONY_EXTRA := tangle
 .PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
 
 include tools/html.mk
+include tools/qa.mk
