@@ -16,6 +16,16 @@
 # (tests/fuzz/corpus/TARGET/) and the inputs that once crashed it
 # (tests/fuzz/regress/TARGET/).
 
+#### Reproducible builds ######################################################
+# Every date a tool writes (the PDFs' CreationDate and /ID through xdvipdfmx,
+# TeX's \today, the release archives' timestamps) is the last commit's date,
+# or a fixed one outside git.  FORCE_SOURCE_DATE=1 makes XeTeX use it too.
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+  SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || echo 1700000000)
+endif
+export SOURCE_DATE_EPOCH
+export FORCE_SOURCE_DATE := 1
+
 #### Fuzzing ##################################################################
 FUZZ_CC       := clang
 FUZZ_SECONDS  ?= 60
