@@ -108,11 +108,23 @@ debug: $(DBG_PROGS)
 FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
 fig_data  = $(shell sed -n '1s/^\# data: //p' figures/$(1).gp)
 
+# A figure whose data are times (data/timings/NAME.dat exists) draws what
+# `make record-timings` measured and recorded there, so that two builds give
+# the same book; every other figure's data come from its program at build time.
+TIMED_FIGURES := $(basename $(notdir $(wildcard data/timings/*.dat)))
+
 define figure_rules
+ifeq ($(filter $(1),$(TIMED_FIGURES)),)
 $(B)/data/$(1).dat: $(B)/bin/$(firstword $(call fig_data,$(1)))
 	$$(call msg,RUN,$(call fig_data,$(1)))
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(B)/bin/$(call fig_data,$(1)) > $$@.tmp && mv $$@.tmp $$@
+else
+$(B)/data/$(1).dat: data/timings/$(1).dat
+	$$(call msg,COPY,$$< (make record-timings measures again))
+	$(Q)mkdir -p $$(@D)
+	$(Q)cp $$< $$@
+endif
 $(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,GNUPLOT,$(1))

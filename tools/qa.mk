@@ -104,3 +104,12 @@ fuzz: fuzz-build
 test: $(REPLAY_BINS)
 
 .PHONY: fuzz fuzz-build
+
+#### Recorded timings #########################################################
+# The figures that plot measured times (TIMINGS) draw data/timings/NAME.dat;
+# this measures them again on this machine.  Run it on an idle machine.
+TIMINGS ?= ch01-timing ch02-cost
+record-timings: $(PROGRAMS)
+	$(Q)tools/record-timings.sh $(B) $(TIMINGS)
+
+.PHONY: record-timings
