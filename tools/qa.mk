@@ -113,3 +113,21 @@ record-timings: $(PROGRAMS)
 	$(Q)tools/record-timings.sh $(B) $(TIMINGS)
 
 .PHONY: record-timings
+
+#### Reproducibility check ####################################################
+# Two clean builds of the tracked files, in two directories, at two times,
+# with different umask, TZ and locale: every PDF, the HTML, the slides and
+# the release archives must be byte-identical (a few minutes; not in make test).
+check-reproducible:
+	$(Q)tools/check-reproducible.sh
+
+.PHONY: check-reproducible
+
+#### Memory checking ##########################################################
+# Every demo and data mode under valgrind's memcheck: zero errors, zero leaks
+# (even still-reachable blocks).  A few minutes; not part of make test.
+memcheck: $(PROGRAMS)
+	$(call need,valgrind,valgrind)
+	$(Q)tools/memcheck.sh $(B)
+
+.PHONY: memcheck
