@@ -52,3 +52,22 @@ def test_saved_inputs_replay_cleanly():
             failures.append('%s: status %d on %s: %s' % (
                 t, rc, last[0][8:] if last else '?', ' / '.join(problem)))
     assert not failures, 'fuzz inputs that fail again:\n  ' + '\n  '.join(failures)
+
+
+def test_cli_harness_catches_a_broken_contract():
+    # tests/fuzz/selftest.c breaks the contract on purpose: the harness that
+    # fuzzes the chapter programs must fail on it, and pass its good runs.
+    import tempfile
+    cases = [('--stdout', 'output on stdout'), ('--two-lines', 'exactly one line'),
+             ('--status', 'neither 0 nor 2'), ('--bad', None), ('', None)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for args, problem in cases:
+            path = os.path.join(tmp, 'input')
+            with open(path, 'w') as f:
+                f.write(args)
+            rc, out, err = replay('cli-selftest', [path])
+            if problem:
+                assert rc != 0 and problem in err, \
+                    'selftest %s: the harness did not notice (%d): %s' % (args, rc, err[-300:])
+            else:
+                assert rc == 0, 'selftest %r: a good run failed: %s' % (args, err[-300:])

@@ -131,3 +131,13 @@ memcheck: $(PROGRAMS)
 	$(Q)tools/memcheck.sh $(B)
 
 .PHONY: memcheck
+
+# The harness's own check: a program that breaks the contract on purpose.
+$(FZ)/obj/selftest.main.o: tests/fuzz/selftest.c
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=program_main -c -o $@ $<
+$(FZ)/replay-cli-selftest: $(FZ)/obj/replay.o $(FZ)/obj/fuzz_cli-selftest.o $(FZ)/obj/selftest.main.o
+	$(call msg,LD-FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -Wl,--wrap=exit -o $@ $^
+test: $(FZ)/replay-cli-selftest
