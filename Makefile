@@ -226,6 +226,10 @@ help:
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
 	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  fuzz          build the libFuzzer targets (tests/fuzz/) and run each FUZZ_SECONDS (60)'
+	@echo '  memcheck      every demo and data mode under valgrind: zero errors, zero leaks'
+	@echo '  check-reproducible  two clean builds, compared byte for byte (a few minutes)'
+	@echo '  record-timings  measure the timing figures again into data/timings/ (idle machine)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
