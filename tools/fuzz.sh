@@ -16,7 +16,7 @@
 # Prints one line; the whole log is FUZZDIR/log/TARGET.txt.
 set -euo pipefail
 
-fz=$1
+fz=$(cd "$1" && pwd)        # absolute: the cli targets run in tests/fuzz/fixtures/
 target=$2
 seconds=$3
 top=$(cd "$(dirname "$0")/.." && pwd)
