@@ -108,11 +108,23 @@ debug: $(DBG_PROGS)
 FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
 fig_data  = $(shell sed -n '1s/^\# data: //p' figures/$(1).gp)
 
+# A figure whose data are times (data/timings/NAME.dat exists) draws what
+# `make record-timings` measured and recorded there, so that two builds give
+# the same book; every other figure's data come from its program at build time.
+TIMED_FIGURES := $(basename $(notdir $(wildcard data/timings/*.dat)))
+
 define figure_rules
+ifeq ($(filter $(1),$(TIMED_FIGURES)),)
 $(B)/data/$(1).dat: $(B)/bin/$(firstword $(call fig_data,$(1)))
 	$$(call msg,RUN,$(call fig_data,$(1)))
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(B)/bin/$(call fig_data,$(1)) > $$@.tmp && mv $$@.tmp $$@
+else
+$(B)/data/$(1).dat: data/timings/$(1).dat
+	$$(call msg,COPY,$$< (make record-timings measures again))
+	$(Q)mkdir -p $$(@D)
+	$(Q)cp $$< $$@
+endif
 $(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,GNUPLOT,$(1))
@@ -243,9 +255,14 @@ help:
 	@echo '  bench-demos   each demo, median of 5 runs (< 1 s)'
 	@echo '  bench-grade   grading every exercise (<= 30 s, cold), each alone (<= 5 s)'
 	@echo '  bench-html    make html slides from a built tree (<= 30 s)'
+	@echo '  fuzz          build the libFuzzer targets (tests/fuzz/) and run each FUZZ_SECONDS (60)'
+	@echo '  memcheck      every demo and data mode under valgrind: zero errors, zero leaks'
+	@echo '  check-reproducible  two clean builds, compared byte for byte (a few minutes)'
+	@echo '  record-timings  measure the timing figures again into data/timings/ (idle machine)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
 .PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench bench-build bench-demos bench-grade bench-html clean help
 
 include tools/html.mk
+include tools/qa.mk

@@ -27,7 +27,7 @@ slope(s) = sprintf('%.2f', s)
 # cairolatex leaves the text to LaTeX, so gnuplot cannot know how wide a label
 # is (it counts both languages of \zhen): keys and labels are therefore placed
 # by their left or right edge, and the n = d lines stop below the keys.
-set multiplot layout 1,2
+set multiplot layout 1,2 title timing_note
 set logscale xy 2
 set format x '%g'
 set xlabel L('序列长度 $n$', 'sequence length $n$')

@@ -24,3 +24,13 @@ set style line 1 lc rgb '#1f5fa8' lw 2
 set style line 2 lc rgb '#c8502a' lw 2
 set style line 3 lc rgb '#3a8a3a' lw 2
 set style line 4 lc rgb '#7a4aa0' lw 2
+
+# A timing figure draws what `make record-timings` measured; the header of
+# its data file (data/timings/NAME.dat) names the machine and the date, and
+# timing_note says so in the figure ('' for data without that header).
+timing_cpu = system('sed -n "/^# machine: /{s/^# machine: //;s/,.*//;p;}" '.datafile)
+timing_cpus = system('sed -n "/^# machine: /{s/^[^,]*, //;s/ logical.*//;p;}" '.datafile)
+timing_date = system('sed -n "s/^# date: //p" '.datafile)
+timing_note = (timing_cpu eq '') ? '' : \
+    L(sprintf('测于 %s，%s 个逻辑 CPU，%s', timing_cpu, timing_cpus, timing_date), \
+      sprintf('measured on %s, %s logical CPUs, %s', timing_cpu, timing_cpus, timing_date))

@@ -27,6 +27,7 @@ some exercises, e.g. one Gradescope assignment per chapter:
     make gradescope EX='ch02-*'
 """
 import fnmatch
+import gzip
 import hashlib
 import io
 import json
@@ -276,6 +277,31 @@ def write_tree(dest, files, executables=()):
             os.chmod(path, 0o755)
 
 
+def source_date():
+    """SOURCE_DATE_EPOCH (the Makefile sets it to the last commit's date)."""
+    return int(os.environ.get('SOURCE_DATE_EPOCH', '1700000000'))
+
+
+def write_tarball(tarball, tree, arcname):
+    """TREE as ARCNAME/ in a .tar.gz that depends only on the files: sorted
+    names, the source date for every time (the gzip header's too), owner 0,
+    modes 755/644 whatever the umask, so two builds give the same bytes."""
+    when = source_date()
+
+    def normal(info):
+        info.mtime = when
+        info.uid = info.gid = 0
+        info.uname = info.gname = ''
+        executable = info.isdir() or info.mode & 0o100
+        info.mode = 0o755 if executable else 0o644
+        return info
+    with open(tarball + '.tmp', 'wb') as raw, \
+            gzip.GzipFile(filename='', mode='wb', fileobj=raw, mtime=when) as gz, \
+            tarfile.open(fileobj=gz, mode='w', format=tarfile.PAX_FORMAT) as tar:
+        tar.add(tree, arcname=arcname, filter=normal)   # tarfile sorts each directory
+    os.replace(tarball + '.tmp', tarball)
+
+
 def student(root=ROOT, spec='', dest=None):
     files = release_files(root, spec, hidden=False)
     files['README.md'] = read(os.path.join(root, 'exercises', 'student', 'README.md'))
@@ -287,9 +313,7 @@ def student(root=ROOT, spec='', dest=None):
     dest = dest or os.path.join(root, 'build', 'student')
     write_tree(dest, files, executables=('tools/grade.py',))
     tarball = dest.rstrip('/') + '.tar.gz'
-    with tarfile.open(tarball + '.tmp', 'w:gz') as tar:
-        tar.add(dest, arcname='attention-exercises')
-    os.replace(tarball + '.tmp', tarball)
+    write_tarball(tarball, dest, 'attention-exercises')
     return dest, tarball, files
 
 
