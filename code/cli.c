@@ -49,8 +49,11 @@ void cli_help(const CliProgram *p, FILE *out)
     for (int first = 1; line; first = 0) {
         const char *nl = strchr(line, '\n');
         int len = nl ? (int)(nl - line) : (int)strlen(line);
-        fprintf(out, "%s%s%s%.*s\n", first ? "" : CLI_TR("       ", "      "), cli_name(),
-                len ? " " : "", len, line);
+        const char *indent = first ? "" : CLI_TR("       ", "      ");
+        if (line[0] == ' ')     /* a continuation: under the previous line's options */
+            fprintf(out, "%s%*s%.*s\n", indent, (int)strlen(cli_name()), "", len, line);
+        else
+            fprintf(out, "%s%s%s%.*s\n", indent, cli_name(), len ? " " : "", len, line);
         line = nl ? nl + 1 : NULL;
     }
     fprintf(out, "\n%s\n\n", CLI_TR(p->en, p->zh));
@@ -162,13 +165,14 @@ int cli_parse(const CliProgram *p, int argc, char **argv)
             if (optopt)
                 cli_fail(CLI_TR("unknown option '-%c' (try --help)", "没有选项“-%c”（见 --help）"),
                          optopt);
-            cli_fail(CLI_TR("unknown or ambiguous option '%s' (try --help)",
-                            "没有这个选项，或者它的缩写有歧义：“%s”（见 --help）"), argv[optind - 1]);
+            cli_fail(CLI_TR("unknown option '%s' (try --help)",
+                            "没有选项“%s”，或是有歧义的缩写（见 --help）"), argv[optind - 1]);
         } else {
             const CliOption *o = &p->options[opt - FIRST];
             given[opt - FIRST]++;
             if (o->mode && mode && o->mode != mode)
-                cli_fail(CLI_TR("--%s and --%s cannot be combined", "--%s 和 --%s 不能同时使用"),
+                cli_fail(CLI_TR("--%s and --%s cannot be combined: choose one",
+                                "--%s 和 --%s 不能同时使用，只能选一个"),
                          chosen_by[mode]->name, o->name);
             if (o->mode && !mode) {
                 mode = o->mode;

@@ -27,7 +27,8 @@ typedef struct {
 #define CLI_MODE(m) (1u << (m))
 
 typedef struct {
-    const char *usage;      /* synopsis lines after the program's name, \n between */
+    const char *usage;      /* synopsis lines after the program's name, \n between;
+                               a line that starts with a space continues the one before */
     const char *en, *zh;    /* what the program does: a paragraph of --help */
     const CliOption *options;   /* the table, ended by an entry with name NULL */
     const char *operands;   /* the operands' name in --help, or NULL: none allowed */
