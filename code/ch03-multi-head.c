@@ -35,10 +35,11 @@ static const CliOption options[] = {
     BIAS("bk", b[1], "b_K", "b_K"),
     BIAS("bv", b[2], "b_V", "b_V"),
     BIAS("bo", b[3], "b_O", "b_O"),
-    BIAS("mask", mask, "causal: query i sees keys j <= i + s_K - s_Q\n"
-         "(s_Q <= s_K); or an s_Q x s_K file of 1 (may attend), 0 (masked)",
-         "causal：查询 i 只看键 j <= i + s_K - s_Q（s_Q <= s_K）；\n"
-         "或 s_Q x s_K 的文件，1 表示可以关注，0 表示被掩码"),
+    { "mask", CLI_TEXT, "causal|FILE", &opts.mask, .mode = DATA,
+      .en = "causal: query i sees keys j <= i + s_K - s_Q\n"
+            "(s_Q <= s_K); FILE: s_Q x s_K of 1 (may attend), 0 (masked)",
+      .zh = "causal：查询 i 只看键 j <= i + s_K - s_Q（s_Q <= s_K）；\n"
+            "FILE：s_Q x s_K 个 1（可以关注）或 0（被掩码）" },
     BIAS("key-padding", key_padding, "a 1 x s_K file of 1 (token), 0 (padding),\n"
          "ANDed with --mask", "1 x s_K 的文件，1 是词元，0 是填充；与 --mask 取与"),
     BIAS("grad", grad, "take FILE (s_Q x d_model) as dL/dout and print the\n"
