@@ -2,6 +2,7 @@
 #ifndef ATTN_CLI_H
 #define ATTN_CLI_H
 #include "core.h"
+#include <unistd.h>             /* optind: the first operand after cli_parse */
 
 typedef enum {
     CLI_FLAG,           /* no value; *(int *)value counts how often it was given */
