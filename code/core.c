@@ -35,12 +35,25 @@ void mat_free(Matrix *m)
     m->rows = m->cols = 0;
 }
 static const char *program_name = "attn";
+static int lang_zh;                     /* 1: Chinese messages */
 
 void cli_init(const char *argv0)
 {
     const char *slash = strrchr(argv0, '/');
     program_name = slash ? slash + 1 : argv0;
+    static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+    lang_zh = 0;
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            lang_zh = strncmp(v, "zh", 2) == 0;
+            break;
+        }
+    }
 }
+
+int cli_zh(void) { return lang_zh; }
+void cli_set_lang(int zh) { lang_zh = zh; }
 
 const char *cli_name(void) { return program_name; }
 
@@ -61,9 +74,11 @@ long cli_long(const char *option, const char *text, long lo, long hi)
     errno = 0;
     long v = strtol(text, &end, 10);
     if (end == text || *end != '\0')
-        cli_fail("%s: '%s' is not a whole number", option, text);
+        cli_fail(CLI_TR("%s: '%s' is not a whole number", "%s：“%s”不是整数"),
+                 option, text);
     if (errno == ERANGE || v < lo || v > hi)
-        cli_fail("%s: %s is out of range (%ld to %ld)", option, text, lo, hi);
+        cli_fail(CLI_TR("%s: %s is out of range (%ld to %ld)",
+                        "%s：%s 超出范围（%ld 到 %ld）"), option, text, lo, hi);
     return v;
 }
 
@@ -73,9 +88,10 @@ double cli_double(const char *option, const char *text, double lo, double hi)
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0')
-        cli_fail("%s: '%s' is not a number", option, text);
+        cli_fail(CLI_TR("%s: '%s' is not a number", "%s：“%s”不是数"), option, text);
     if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
-        cli_fail("%s: %s is out of range (%g to %g)", option, text, lo, hi);
+        cli_fail(CLI_TR("%s: %s is out of range (%g to %g)",
+                        "%s：%s 超出范围（%g 到 %g）"), option, text, lo, hi);
     return v;
 }
 typedef struct {
@@ -126,14 +142,16 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
         rd.f = stdin;
         rd.path = "<stdin>";
     } else if (!(rd.f = fopen(path, "r"))) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, CLI_TR("%s: cannot open: %s", "%s: 无法打开：%s"),
+                 path, strerror(errno));
         return -1;
     }
     int ok = 0;
     {
         if (!next_line(&rd)) {
             rd.lineno++;
-            fail(&rd, "empty file: expected a header line 'ROWS COLS'");
+            fail(&rd, CLI_TR("empty file: expected a header line 'ROWS COLS'",
+                     "文件是空的：应有表头行“行数 列数”"));
             goto done;
         }
         char *p = rd.line, *end;
@@ -142,26 +160,30 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
             errno = 0;
             dims[i] = strtol(p, &end, 10);
             if (end == p || (*end && !strchr(" \t\r\n", *end))) {
-                fail(&rd, "header must be 'ROWS COLS' (two whole numbers)");
+                fail(&rd, CLI_TR("header must be 'ROWS COLS' (two whole numbers)",
+                     "表头应为“行数 列数”（两个整数）"));
                 goto done;
             }
             if (errno != ERANGE && dims[i] <= 0) {
-                fail(&rd, "ROWS and COLS must be positive");
+                fail(&rd, CLI_TR("ROWS and COLS must be positive", "行数和列数必须是正数"));
                 goto done;
             }
             if (errno == ERANGE || dims[i] > MAT_MAX_ENTRIES) {
-                fail(&rd, "%s is too large (at most %ld entries)", i ? "COLS" : "ROWS",
+                fail(&rd, CLI_TR("%s is too large (at most %ld entries)", "%s太大（至多 %ld 个元素）"),
+                         i ? CLI_TR("COLS", "列数") : CLI_TR("ROWS", "行数"),
                      MAT_MAX_ENTRIES);
                 goto done;
             }
             p = end;
         }
         if (!blank_or_comment(p)) {
-            fail(&rd, "header must be 'ROWS COLS' and nothing else");
+            fail(&rd, CLI_TR("header must be 'ROWS COLS' and nothing else",
+                         "表头只能是“行数 列数”，不能有别的"));
             goto done;
         }
         if (dims[0] > MAT_MAX_ENTRIES / dims[1]) {
-            fail(&rd, "%ld x %ld is too large (at most %ld entries)", dims[0], dims[1],
+            fail(&rd, CLI_TR("%ld x %ld is too large (at most %ld entries)",
+                             "%ld x %ld 太大（至多 %ld 个元素）"), dims[0], dims[1],
                  MAT_MAX_ENTRIES);
             goto done;
         }
@@ -170,7 +192,8 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
     for (int i = 0; i < m->rows; i++) {
         if (!next_line(&rd)) {
             rd.lineno++;
-            fail(&rd, "file ends after %d of %d rows", i, m->rows);
+            fail(&rd, CLI_TR("file ends after %d of %d rows", "文件在第 %d 行数据后就结束了，应有 %d 行"),
+                     i, m->rows);
             goto done;
         }
         char *p = rd.line, *end;
@@ -183,12 +206,13 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
             double v = strtod(p, &end);
             if (end == p || (*end && !strchr(" \t\r\n#", *end))) {
                 int len = (int)strcspn(p, " \t\r\n");
-                fail(&rd, "'%.*s' is not a number", len > 40 ? 40 : len, p);
+                fail(&rd, CLI_TR("'%.*s' is not a number", "“%.*s”不是数"), len > 40 ? 40 : len, p);
                 goto done;
             }
             if (!isfinite(v)) {
                 int len = (int)strcspn(p, " \t\r\n");
-                fail(&rd, "'%.*s': NaN and infinity are not allowed", len > 40 ? 40 : len, p);
+                fail(&rd, CLI_TR("'%.*s': NaN and infinity are not allowed",
+                             "“%.*s”：不允许 NaN 和无穷大"), len > 40 ? 40 : len, p);
                 goto done;
             }
             if (j < m->cols)
@@ -197,12 +221,12 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
             p = end;
         }
         if (j != m->cols) {
-            fail(&rd, "expected %d numbers, found %d", m->cols, j);
+            fail(&rd, CLI_TR("expected %d numbers, found %d", "应有 %d 个数，实际有 %d 个"), m->cols, j);
             goto done;
         }
     }
     if (next_line(&rd)) {
-        fail(&rd, "more rows than the header's %d", m->rows);
+        fail(&rd, CLI_TR("more rows than the header's %d", "数据行比表头说的 %d 行多"), m->rows);
         goto done;
     }
     ok = 1;

@@ -36,6 +36,9 @@ _Noreturn void cli_fail(const char *fmt, ...)
     ;
 long cli_long(const char *option, const char *text, long lo, long hi);
 double cli_double(const char *option, const char *text, double lo, double hi);
+int cli_zh(void);                      /* 1: messages in Chinese, 0: in English */
+void cli_set_lang(int zh);
+#define CLI_TR(en, zh) (cli_zh() ? (zh) : (en))
 /* c[n x m] = a[n x k] b[k x m] */
 void matmul(double *c, const double *a, const double *b, int n, int k, int m);
 /* c[n x m] = a[n x k] b[m x k]^T */

@@ -83,7 +83,8 @@ unsigned char *mask_load(const char *option, const char *spec, int rows,
         if (m.rows != rows || m.cols != cols) {
             int r = m.rows, c = m.cols;
             mat_free(&m);                           /* exit(2) leaks nothing */
-            cli_fail("%s %s: the mask is %d x %d, but it must be %d x %d", option, spec,
+            cli_fail(CLI_TR("%s %s: the mask is %d x %d, but it must be %d x %d",
+                            "%s %s：掩码是 %d x %d，但应是 %d x %d"), option, spec,
                      r, c, rows, cols);
         }
         for (int i = 0; i < rows; i++)
@@ -91,15 +92,20 @@ unsigned char *mask_load(const char *option, const char *spec, int rows,
                 double x = m.data[(size_t)i * cols + j];
                 if (x != 0.0 && x != 1.0) {
                     mat_free(&m);
-                    cli_fail("%s %s: row %d, column %d is %g, but a mask holds only "
-                             "1 (may attend) and 0 (masked)", option, spec, i + 1,
+                    cli_fail(CLI_TR("%s %s: row %d, column %d is %g, but a mask holds only "
+                                    "1 (may attend) and 0 (masked)",
+                                    "%s %s：第 %d 行第 %d 列是 %g，而掩码只能是 "
+                                    "1（可以关注）或 0（被掩码）"), option, spec, i + 1,
                              j + 1, x);
                 }
             }
     } else if (rows > cols)
-        cli_fail("%s causal: s_Q = %d > s_K = %d, but the causal mask "
-                 "aligns the last query with the last key, so the first %d "
-                 "queries would see no key", option, rows, cols, rows - cols);
+        cli_fail(CLI_TR("%s causal: s_Q = %d > s_K = %d, but the causal mask "
+                        "aligns the last query with the last key, so the first %d "
+                        "queries would see no key",
+                        "%s causal：s_Q = %d > s_K = %d，而因果掩码把最后一个查询与最后"
+                        "一个键对齐，前 %d 个查询将看不到任何键"), option, rows, cols,
+                 rows - cols);
     unsigned char *mask = xcalloc((size_t)rows * cols, 1);  /* checks passed */
     if (m.data)
         for (size_t ij = 0; ij < (size_t)rows * cols; ij++)
@@ -117,8 +123,10 @@ unsigned char *mask_from_options(const char *mask_arg,
         mask = mask_load("--mask", mask_arg, s_q, s_k);
     if (key_padding_arg) {
         if (strcmp(key_padding_arg, "causal") == 0)
-            cli_fail("--key-padding takes a 1 x s_K file of 1 (token) and "
-                     "0 (padding), not 'causal'");
+            cli_fail(CLI_TR("--key-padding takes a 1 x s_K file of 1 (token) and "
+                            "0 (padding), not 'causal'",
+                            "--key-padding 要的是 1 x s_K 的文件（1 是词元，0 是填充），"
+                            "不是“causal”"));
         unsigned char *valid =
             mask_load("--key-padding", key_padding_arg, 1, s_k);
         unsigned char *pad = xcalloc((size_t)s_q * s_k, 1);

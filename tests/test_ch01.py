@@ -95,7 +95,8 @@ def test_help():
     rc, out, err = run(PROG, ['--help'])
     assert rc == 0 and err == '', (rc, err)
     assert out.startswith('usage: ch01-why-attention'), out[:100]
-    assert re.search(r'[\u4e00-\u9fff]', out), '--help has no Chinese summary'
+    # One language per run (Appendix D): Chinese with --lang zh or a zh_* locale.
+    assert re.search(r'[\u4e00-\u9fff]', run(PROG, ['--help', '--lang', 'zh'])[1]), '--lang zh: no Chinese help'
     for opt in ('--connect', '--table', '--sweep', '--conv', '--rnn',
                 '--linear-rnn', '--unrolled', '--self-attention', '--dilation'):
         assert opt in out, '--help does not mention ' + opt

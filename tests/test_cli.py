@@ -1,0 +1,160 @@
+"""The programs' shared command line (Appendix D): help and error messages in
+the reader's language, chosen from LC_ALL, LC_MESSAGES and LANG (the first
+that is set and not empty, as POSIX has it) and overridden by --lang; bad
+input is one line on stderr naming the file and line, exit status 2, nothing
+on stdout, in both languages."""
+import re
+
+from helpers import TempDir, run
+
+PROGRAMS = ['appA-matrix', 'ch01-why-attention', 'ch02-attention', 'ch03-multi-head',
+            'ch04-masking', 'ch05-feed-forward', 'ch06-embeddings', 'ch07-saturation']
+CJK = re.compile(r'[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]')
+
+# Each variable set explicitly, so the environment of the test run cannot leak in.
+C = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'C'}
+EN = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'en_US.UTF-8'}
+ZH = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'zh_CN.UTF-8'}
+UNSET = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': ''}
+
+
+def help_text(program, env, extra=()):
+    rc, out, err = run(program, ['--help'] + list(extra), env=env)
+    assert rc == 0 and err == '', '%s --help: exit %d, stderr %r' % (program, rc, err[:200])
+    return out
+
+
+def test_help_is_english_only_under_c_en_and_unset():
+    for program in PROGRAMS:
+        for env in (C, EN, UNSET):
+            out = help_text(program, env)
+            assert out.startswith('usage: ' + program), (program, env, out[:80])
+            assert '--help' in out and '--lang zh|en' in out, (program, out)
+            bad = CJK.findall(out)
+            assert not bad, '%s --help under LANG=%r has Chinese: %r' % (program, env['LANG'],
+                                                                        ''.join(bad)[:40])
+
+
+def test_help_is_chinese_under_zh():
+    for program in PROGRAMS:
+        out = help_text(program, ZH)
+        assert out.startswith('用法：' + program), (program, out[:80])
+        assert '打印本说明' in out and 'print this message' not in out, (program, out)
+        # every option's help line is in Chinese too: the English table text is absent
+        assert 'usage:' not in out and 'With no' not in out, (program, out)
+
+
+def test_locale_variables_in_posix_order():
+    prog = 'ch02-attention'
+    # LC_ALL wins over LC_MESSAGES and LANG; LC_MESSAGES over LANG; empty means unset
+    cases = [
+        ({'LC_ALL': 'en_US.UTF-8', 'LC_MESSAGES': 'zh_CN.UTF-8', 'LANG': 'zh_CN.UTF-8'}, 'en'),
+        ({'LC_ALL': 'zh_TW.UTF-8', 'LC_MESSAGES': '', 'LANG': 'C'}, 'zh'),
+        ({'LC_ALL': '', 'LC_MESSAGES': 'zh_CN.UTF-8', 'LANG': 'en_US.UTF-8'}, 'zh'),
+        ({'LC_ALL': '', 'LC_MESSAGES': 'POSIX', 'LANG': 'zh_CN.UTF-8'}, 'en'),
+        ({'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'zh_CN'}, 'zh'),
+    ]
+    for env, lang in cases:
+        out = help_text(prog, env)
+        assert bool(CJK.search(out)) == (lang == 'zh'), (env, lang, out[:60])
+
+
+def test_lang_option_overrides_the_locale():
+    for program in PROGRAMS:
+        assert not CJK.search(help_text(program, ZH, ['--lang', 'en'])), program
+        assert not CJK.search(help_text(program, ZH, ['--lang=en'])), program
+        assert help_text(program, C, ['--lang', 'zh']).startswith('用法：'), program
+    # --lang may come after --help and after an error's cause is already on the line
+    rc, out, err = run('ch02-attention', ['--bogus', '--lang', 'zh'], env=C)
+    assert rc == 2 and out == '' and CJK.search(err), err
+
+
+def expect_one_line(program, args, env, mention=()):
+    rc, out, err = run(program, args, env=env)
+    what = '%s %s (LANG=%s)' % (program, ' '.join(args), env['LANG'])
+    assert rc == 2, '%s: exit %d, expected 2; stderr %r' % (what, rc, err[:300])
+    assert out == '', '%s: stdout should be empty: %r' % (what, out[:200])
+    lines = err.rstrip('\n').split('\n')
+    assert len(lines) == 1 and lines[0].startswith(program + ': '), \
+        '%s: expected one line "%s: ...", got %r' % (what, program, err[:300])
+    for m in mention:
+        assert m in err, '%s: should mention %r: %r' % (what, m, err)
+    return err
+
+
+def bad_file_cases(d):
+    """For each program, a command line whose first matrix file is bad at line 3."""
+    bad = d.write('bad.txt', '2 3\n1 2 3\n4 5\n')
+    good = d.write('good.txt', '2 3\n1 2 3\n4 5 6\n')
+    return bad, [
+        ('appA-matrix', ['--check', good, bad]),
+        ('ch01-why-attention', ['--self-attention', bad]),
+        ('ch02-attention', ['--q', bad, '--k', good, '--v', good]),
+        ('ch03-multi-head', ['--q', bad, '--k', good, '--v', good, '--heads', '1', '--wq', good,
+                             '--wk', good, '--wv', good, '--wo', good]),
+        ('ch04-masking', ['--q', bad, '--k', good, '--v', good]),
+        ('ch05-feed-forward', ['--layernorm', '--x', bad]),
+        ('ch07-saturation', ['--softmax', bad]),
+    ]
+
+
+def test_bad_file_names_file_and_line_in_both_languages():
+    with TempDir() as d:
+        bad, cases = bad_file_cases(d)
+        for program, args in cases:
+            for debug_env in (C, EN):
+                err = expect_one_line(program, args, debug_env, [bad + ':3:', 'expected 3 numbers'])
+                assert not CJK.search(err), err
+            err = expect_one_line(program, args, ZH, [bad + ':3:', '应有 3 个数，实际有 2 个'])
+            err2 = expect_one_line(program, args + ['--lang', 'zh'], C, [bad + ':3:'])
+            assert err == err2, (err, err2)
+            assert program in [p for p, _ in cases]
+        # the sanitizer build says the same
+        for program, args in cases:
+            rc, out, err = run(program, args, env=ZH, debug=True)
+            assert rc == 2 and out == '' and bad + ':3:' in err and '应有' in err, (program, err)
+
+
+def test_every_program_reports_bad_options_in_both_languages():
+    cases = {
+        'appA-matrix': ['--random', '3'],
+        'ch01-why-attention': ['--connect', '--n', '1'],
+        'ch02-attention': ['--scale', 'abc', '--q', 'x'],
+        'ch03-multi-head': ['--heads', 'two'],
+        'ch04-masking': ['--q'],
+        'ch05-feed-forward': ['--depth', '0'],
+        'ch06-embeddings': ['--posenc', '10', '7'],
+        'ch07-saturation': ['--table', 'bogus'],
+    }
+    assert sorted(cases) == sorted(PROGRAMS)
+    for program, args in cases.items():
+        option = args[0] if program != 'ch01-why-attention' else '--n'
+        err = expect_one_line(program, args, EN, [option])
+        assert not CJK.search(err), err
+        err = expect_one_line(program, args, ZH, [option])
+        assert CJK.search(err), '%s %s: no Chinese under zh_CN: %r' % (program, args, err)
+    for program in PROGRAMS:
+        for env, words in ((C, 'unknown option'), (ZH, '没有选项')):
+            expect_one_line(program, ['--frobnicate'], env, ['--frobnicate', words])
+        expect_one_line(program, ['--lang', 'fr'], C, ['--lang', 'fr'])
+
+
+def test_generic_checks_name_the_options():
+    # a mode's required option, two modes at once, an option outside its mode
+    expect_one_line('ch04-masking', ['--weights'], EN, ['--q is missing'])
+    expect_one_line('ch04-masking', ['--weights'], ZH, ['缺少 --q'])
+    expect_one_line('ch06-embeddings', ['--scale', '--pe-dot', '8'], ZH, ['--scale', '--pe-dot'])
+    expect_one_line('ch01-why-attention', ['--table', '--seed', '2'], EN,
+                    ['--seed', 'does not apply to --table'])
+    expect_one_line('ch01-why-attention', ['--table', '--seed', '2'], ZH, ['--seed', '--table', '不能用于'])
+
+
+def test_output_does_not_depend_on_the_locale():
+    # Demo and data output stay as they are (LANG=C) under every locale for now.
+    with TempDir() as d:
+        q = d.write('q.txt', '2 3\n1 2 3\n4 5 6\n')
+        for program, args in (('ch02-attention', ['--q', q, '--k', q, '--v', q]),
+                              ('ch06-embeddings', ['--posenc', '3', '4']),
+                              ('ch07-saturation', ['--table', 'temperature'])):
+            outs = [run(program, args, env=env)[1] for env in (C, EN, ZH)]
+            assert outs[0] and outs[0] == outs[1] == outs[2], program
