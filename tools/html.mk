@@ -6,7 +6,7 @@
 #   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
 #                             with % slide marks, and language
 
-HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css)
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js)
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
 SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
@@ -26,7 +26,7 @@ HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 # Both editions come from one run (noweb's front end once, two pandoc runs a
 # language).  Warnings (an unknown label, math pandoc could not convert) go to
 # build/html/warnings.txt too, where tests/test_html.py looks for them.
-$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) \
+$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) $(CODE) \
                   $(EXCERPT_TEX)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/html/zh/ $(B)/html/en/)

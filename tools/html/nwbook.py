@@ -102,7 +102,8 @@ class Source:
                              capture_output=True).stdout.decode('utf-8')
         self.files = []             # (path, [('docs', text) | ('code', Chunk)])
         self.chunks = []
-        self.quotes = []            # (code text, label of its definition or None)
+        self.quotes = []            # (code text, label of its definition or None,
+                                    #  the identifier that label defines)
         self.ident_uses = {}        # identifier -> labels of the chunks using it
         self.ident_defs = {}        # identifier -> label of its first definition
         self.by_label = {}
@@ -173,9 +174,9 @@ class Source:
                     quote.append('<<%s>>' % arg)
                 pending_ref = None
             elif kw == 'quote':
-                quote, quote_ref = [], None
+                quote, quote_ref, quote_ident = [], None, None
             elif kw == 'endquote':
-                self.quotes.append((''.join(quote), quote_ref))
+                self.quotes.append((''.join(quote), quote_ref, quote_ident))
                 docs.append('\\htmlq{%d}' % (len(self.quotes) - 1))
                 quote = None
             elif kw == 'xref':
@@ -206,8 +207,8 @@ class Source:
                 if sub == 'use':
                     if cur is not None:
                         pending_ident = (rest, pending_ref)
-                    elif quote is not None:
-                        quote_ref = pending_ref
+                    elif quote is not None and quote_ref is None:
+                        quote_ref, quote_ident = pending_ref, rest
                     pending_ref = None
                 elif sub in ('defn', 'localdefn'):
                     pending_ref = None
