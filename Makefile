@@ -214,6 +214,7 @@ help:
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
 	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  bench-html    time make html slides from a built tree (budget 30 s)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle

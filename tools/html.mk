@@ -67,3 +67,13 @@ slides: $(SLIDES)
 # need them, so `make test` builds them.
 test: html slides
 .PHONY: html slides
+
+# make bench-html: the HTML edition and the slides from a built tree (their
+# budget is 30 s on 2 cores), printed against the budget; exit 1 if over.
+bench-html: all
+	$(Q)rm -rf $(B)/html $(B)/html-svg $(B)/slides
+	$(Q)t0=$$(date +%s.%N); $(MAKE) -s -j2 html slides >/dev/null; t1=$$(date +%s.%N); \
+	 awk -v a=$$t0 -v b=$$t1 'BEGIN { t = b - a; \
+	   printf "  %-44s %7.2f s  (budget 30 s)  %s\n", "make -j2 html slides from a built tree", \
+	     t, (t > 30 ? "OVER" : "ok"); exit (t > 30) }'
+.PHONY: bench-html
