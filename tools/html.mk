@@ -44,7 +44,7 @@ SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py $(FIG_TEX)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)
 	$(Q)mkdir -p $(B)/slides
