@@ -270,6 +270,11 @@ def test_prose_typography():
             for code in re.findall(r'class="ident"><code>([^<]*)</code>', t):
                 assert re.match(r'^[A-Za-z_][A-Za-z0-9_]*(\(.*\))?$', html_unescape(code)), \
                     '%s: a link on part of a name: %s' % (rel, code)
+            # in the code too: not attention in "attention.h" or ch02-attention
+            for m in re.finditer(r'([-./A-Za-z0-9_]?)<a class="ident"[^>]*>([^<]*)</a>'
+                                 r'([-.]?[A-Za-z0-9_]?)', t):
+                assert not m.group(1) and not re.match(r'^[-.]?[A-Za-z0-9_]', m.group(3)), \
+                    '%s: a link on part of a name in code: %s' % (rel, m.group(0))
             for alt in re.findall(r'<img class="plot"[^>]*alt="([^"]*)"', t):
                 assert len(alt) > 20 and not alt.startswith('ch0'), \
                     '%s: figure alt text is not its caption: %r' % (rel, alt)

@@ -480,7 +480,7 @@ class Edition:
         lines = []
         for line in c.lines:
             s = []
-            for part in line:
+            for k, part in enumerate(line):
                 if part[0] == 'text':
                     s.append(part[1])
                 elif part[0] == 'use':
@@ -494,7 +494,13 @@ class Edition:
                     s.append(self.token('U', h))
                 else:
                     _, ident, deflabel = part
-                    if deflabel and deflabel != c.label and deflabel in self.chunk_page:
+                    before = ''.join(p[1] for p in line[:k] if p[0] != 'use')[-1:]
+                    after = ''.join(p[1] for p in line[k + 1:] if p[0] != 'use')[:2]
+                    # a whole identifier only: not attention in attention.h,
+                    # ch02-attention or self-attention (strings and comments)
+                    whole = not re.match(r'[-./A-Za-z0-9_]', before) and \
+                        not re.match(r'[A-Za-z0-9_]|[-.][A-Za-z0-9_]', after)
+                    if whole and deflabel and deflabel != c.label and deflabel in self.chunk_page:
                         s.append(self.token('I', '<a class="ident" href="%s">%s</a>' % (
                             html.escape(self.chunk_href(deflabel)), html.escape(ident))))
                     else:
