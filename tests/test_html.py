@@ -402,6 +402,11 @@ def test_search_copy_and_colours_in_chromium():
         page.navigate('file://' + os.path.join(HTML, 'en', 'index.html'))
         page.navigate('file://' + os.path.join(HTML, 'en', '02-attention.html') + '#sec:softmax')
         page.evaluate("window.scrollBy(0, 5)")
+        here = page.evaluate("""new Promise(r => requestAnimationFrame(() => requestAnimationFrame(
+            () => { const a = document.querySelector('aside.toc a.here');
+                    r(a ? a.getAttribute('href') : null); })))""", await_=True)
+        if here != '#sec:softmax':
+            problems.append('the contents mark %r, not the section on screen' % here)
         href = page.evaluate("""(() => { const a = document.querySelector('a.lang');
                                 a.dispatchEvent(new MouseEvent('click', {cancelable: true}));
                                 return a.href; })()""")

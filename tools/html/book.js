@@ -38,6 +38,32 @@
     }
     return best;
   };
+  /* The contents mark the section being read. */
+  var tocLinks = document.querySelectorAll('aside.toc .toc-list a[href^="#"]');
+  var marked = null;
+  function markToc() {
+    var best = null, els = document.querySelectorAll('main h2[id], main h3[id]');
+    for (var i = 0; i < els.length; i++) {
+      if (els[i].getBoundingClientRect().top > 120) break;
+      best = els[i].id;
+    }
+    var link = null;
+    tocLinks.forEach(function (a) { if (a.getAttribute('href') === '#' + best) link = a; });
+    if (link === marked) return;
+    if (marked) { marked.classList.remove('here'); marked.removeAttribute('aria-current'); }
+    if (link) { link.classList.add('here'); link.setAttribute('aria-current', 'location'); }
+    marked = link;
+  }
+  if (tocLinks.length) {
+    var pending = false;
+    window.addEventListener('scroll', function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; markToc(); });
+    }, {passive: true});
+    markToc();
+  }
+
   document.querySelectorAll('a.lang').forEach(function (a) {
     a.addEventListener('click', function () {
       var id = attn.place() || (location.hash || '').slice(1);
