@@ -634,14 +634,14 @@ UI = {
            'copytitle': '复制可运行的代码（引用的代码段已展开）',
            'resources': '下载与代码', 'pdf': 'PDF（中文版）', 'pdfbi': 'PDF（双语版）',
            'slides': '本章幻灯片', 'code': '本章代码文件：', 'permalink': '本节链接',
-           'allcode': '全部代码'},
+           'allcode': '全部代码', 'alldecks': '幻灯片：'},
     'en': {'toc': 'In this chapter', 'search': 'Search the book', 'searchlabel': 'Search',
            'nores': 'Nothing found', 'copy': 'Copy', 'copied': 'Copied',
            'copytitle': 'Copy runnable code (the chunks it uses expanded)',
            'resources': 'Downloads and code', 'pdf': 'PDF (English)',
            'pdfbi': 'PDF (bilingual)', 'slides': 'Slides for this chapter',
            'code': 'Code files of this chapter:', 'permalink': 'Link to this section',
-           'allcode': 'All code'},
+           'allcode': 'All code', 'alldecks': 'Slides:'},
 }
 
 
@@ -695,6 +695,15 @@ def resources_html(ed, chap):
     if chap is not None and chap.slides:
         deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(chap.file))[0], ed.lang)
         items.append('<a href="../../slides/%s">%s</a>' % (deck, ui['slides']))
+    elif chap is None:              # the contents page: every chapter's slides
+        decks = []
+        for c in ed.book.chapters:
+            if c.slides and c.number:
+                deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(c.file))[0], ed.lang)
+                decks.append('<a href="../../slides/%s">%s</a>' % (deck, html.escape(
+                    ed.w['chapter'].format(getattr(c, 'shown', c.number)))))
+        if decks:
+            items.append('%s %s' % (ui['alldecks'], ' '.join(decks)))
     roots = [] if chap is None else sorted({c.root for c in chap.chunks if c.root})
     if roots:
         items.append('%s %s' % (ui['code'], ' '.join(
