@@ -1,6 +1,6 @@
 """The chapter slides (make slides): one beamer deck per chapter with
-`% slide` marks and per language, made from those marks.  (The time that the
-HTML edition and the slides take to build is measured by `make bench-html`.)"""
+`% slide` marks and per language, made from those marks.  (The time the HTML
+edition and the slides take to build is `make bench-html`, not a test.)"""
 import glob
 import os
 import re
@@ -13,7 +13,10 @@ from helpers import TOP, Skip
 B = os.path.join(TOP, 'build')
 sys.path.insert(0, os.path.join(TOP, 'tools', 'html'))
 CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff]')
-MARK = re.compile(r'^[ \t]*%[ \t]*slide(\+|:.*)?[ \t]*$', re.M)
+MARK = re.compile(r'^[ \t]*%[ \t]*slide(\+|\*?:.*)?[ \t]*$', re.M)
+# a mark and the lines after it (tools/html/nwbook.py, SLIDE_MARK)
+MARK_LINES = re.compile(r'^[ \t]*%[ \t]*slide(\+|\*?:.*)?[ \t]*\n'
+                        r'((?:[ \t]*%[ \t]*(?:zh|en):.*\n)*)', re.M)
 
 
 def marked_chapters():
@@ -66,7 +69,96 @@ def test_marks_take_the_books_numbers_and_figures():
     eqs = [e for _, els in ch2.slides for e in els if e[0] == 'equation']
     assert eqs and all(('\\tag{%s}' % e[2]) in tex for e in eqs if e[2])
     figs = [f for _, els in ch2.slides for e in els if e[0] == 'figure' for f in e[1]]
-    assert figs and all('\\input{fig/%s.tex}' % f in tex for f in figs)
+    # the book's figure, or the same script drawn again at the frame's size
+    assert figs and all(re.search(r'\\input\{(slides/)?fig/%s(-[0-9.x]+)?\.tex\}' % f, tex)
+                        for f in figs)
     text = '\n'.join(pdftext(os.path.join(B, 'slides', '02-attention-en.pdf')))
     assert 'Figure 2.2' in text, 'the heatmap slide should say Figure 2.2 as the book does'
 
+
+def test_marks_carry_a_takeaway_in_both_languages():
+    """Every mark that starts a frame has a title and one to three short lines
+    in each language; each deck has 15 to 25 frames."""
+    problems = []
+    for path, marks in marked_chapters():
+        text = open(path, encoding='utf-8').read()
+        base = os.path.basename(path)
+        frames = 1
+        for m in MARK_LINES.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            if m.group(1) == '+':
+                continue
+            frames += 1
+            if not (m.group(1) or '').lstrip('*').startswith(':'):
+                problems.append('%s:%d: a frame without a title' % (base, line))
+            for lang in ('zh', 'en'):
+                lines = re.findall(r'%%[ \t]*%s:(.*)' % lang, m.group(2))
+                if not 1 <= len(lines) <= 3:
+                    problems.append('%s:%d: %d %s lines (1 to 3)' % (base, line, len(lines), lang))
+                for l in lines:
+                    size = len(CJK.findall(l)) * 2 + len(CJK.sub('', l)) if lang == 'zh' \
+                        else len(l)
+                    if size > 130:
+                        problems.append('%s:%d: a %s line too long for a slide: %s' % (
+                            base, line, lang, l.strip()[:60]))
+        if not 15 <= frames <= 25:
+            problems.append('%s: %d frames (15 to 25 a deck)' % (base, frames))
+    assert not problems, '\n'.join(problems)
+
+
+def test_decks_fit_their_frames():
+    """No overfull box over 1 pt in any deck (nothing runs off a frame), no
+    warning from tools/html/slides.py (a chunk too long for a frame), code at
+    \\small or larger with uses as ⟨name⟩, speaker notes, and the figures'
+    labels at 9 pt or more on the frame."""
+    decks = sorted(glob.glob(os.path.join(B, 'slides', '*.tex')))
+    decks = [d for d in decks if not os.path.basename(d).startswith('header-')]
+    assert decks, 'no decks in build/slides: run make slides'
+    warnings = open(os.path.join(B, 'slides', 'warnings.txt'), encoding='utf-8').read()
+    assert not warnings.strip(), warnings
+    problems = []
+    for tex in decks:
+        name = os.path.basename(tex)[:-4]
+        log = open(tex[:-4] + '.log', encoding='utf-8', errors='replace').read()
+        for m in re.finditer(r'Overfull \\([hv])box \(([0-9.]+)pt too (?:wide|high)\) (.*)', log):
+            if float(m.group(2)) > 1:
+                problems.append('%s: overfull \\%sbox by %s pt %s' % (name, m.group(1),
+                                                                     m.group(2), m.group(3)))
+        t = open(tex, encoding='utf-8').read()
+        if '\\begin{Highlighting}' in t or 'Verbatim' in t:
+            header = open(os.path.join(B, 'slides', 'header-%s.tex' % name[-2:]),
+                          encoding='utf-8').read()
+            assert re.search(r'\\fvset\{fontsize=\\(small|normalsize)\}', header)
+        if re.search(r'\\NormalTok\{[^}]*\\textless\{\}\\textless\{\}', t):
+            problems.append('%s: a use of a chunk shown as raw <<...>>' % name)
+        frames = t.count('\\begin{frame}')
+        if t.count('\\note{') < frames // 2:
+            problems.append('%s: speaker notes on only %d of %d frames' % (
+                name, t.count('\\note{'), frames))
+        # the figures' labels, measured on the PDF (page k is frame k)
+        if not shutil.which('pdftotext'):
+            continue
+        bodies = re.split(r'\\begin\{frame\}', t)[1:]
+        fig_pages = [k + 2 for k, body in enumerate(bodies)
+                     if re.search(r'\\input\{(slides/)?fig/', body)]
+        for page in fig_pages:
+            bbox = subprocess.run(['pdftotext', '-f', str(page), '-l', str(page), '-bbox',
+                                   tex[:-4] + '.pdf', '-'], capture_output=True, text=True).stdout
+            words = [(float(m.group(1)), float(m.group(2)), float(m.group(3)),
+                      float(m.group(4)), m.group(5)) for m in re.finditer(
+                          r'<word xMin="([^"]*)" yMin="([^"]*)" xMax="([^"]*)" '
+                          r'yMax="([^"]*)">([^<]*)</word>', bbox)]
+            for x0, y0, x1, y1, word in words:
+                if not re.match(r'^[A-Za-z0-9.\-]{3,}$', word) or y0 < 30 or y1 > 242:
+                    continue    # math letters, pieces of rotated labels, title, footline
+                if y1 - y0 >= 8.8:
+                    continue
+                # a sub- or superscript (d_model): right after a larger letter,
+                # off its centre line
+                if any(abs(ax1 - x0) < 2.5 and ay1 - ay0 > y1 - y0 and
+                       abs((ay0 + ay1) / 2 - (y0 + y1) / 2) > 1.5
+                       for ax0, ay0, ax1, ay1, _ in words):
+                    continue
+                problems.append('%s, frame %d: the label %r is %.1f pt' % (
+                    name, page, word, y1 - y0))
+    assert not problems, '%d problems:\n%s' % (len(problems), '\n'.join(problems[:30]))

@@ -6,7 +6,7 @@
 #   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
 #                             with % slide marks, and language
 
-HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css)
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js)
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
 SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
@@ -26,7 +26,7 @@ HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 # Both editions come from one run (noweb's front end once, two pandoc runs a
 # language).  Warnings (an unknown label, math pandoc could not convert) go to
 # build/html/warnings.txt too, where tests/test_html.py looks for them.
-$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) \
+$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) $(CODE) \
                   $(EXCERPT_TEX)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/html/zh/ $(B)/html/en/)
@@ -44,7 +44,7 @@ SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py $(FIG_TEX)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)
 	$(Q)mkdir -p $(B)/slides
@@ -67,3 +67,21 @@ slides: $(SLIDES)
 # need them, so `make test` builds them.
 test: html slides
 .PHONY: html slides
+
+# make bench-html: the HTML edition and the slides from a built tree (their
+# budget is 30 s on 2 cores), printed against the budget; exit 1 if over.
+# The CPU seconds are printed too: on a machine shared with other jobs the
+# wall-clock time says more about the others than about this build.
+bench-html: all
+	$(Q)rm -rf $(B)/html $(B)/html-svg $(B)/slides
+	$(Q)$(PYTHON) -c 'import resource, subprocess, sys, time; \
+	  t = time.time(); r = subprocess.run(["$(MAKE)", "-s", "-j2", "html", "slides"], \
+	                                      stdout=subprocess.DEVNULL); \
+	  t = time.time() - t; u = resource.getrusage(resource.RUSAGE_CHILDREN); \
+	  cpu = u.ru_utime + u.ru_stime; \
+	  print("  %-44s %7.2f s  (budget 30 s)  %s" % ("make -j2 html slides from a built tree", \
+	        t, "OVER" if t > 30 else "ok")); \
+	  print("  %-44s %7.2f s  (%.2f s of it on each of 2 cores)" % ("  CPU time (user + system)", \
+	        cpu, cpu / 2)); \
+	  sys.exit(r.returncode or (t > 30))'
+.PHONY: bench-html

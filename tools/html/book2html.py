@@ -39,6 +39,64 @@ HARMLESS = re.compile(r'^\\(centering|small|footnotesize|normalsize|raggedright|
 
 
 PUNCT = ',.;:!?)]，。；：、）！？'
+CJK_CHAR = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef\u2018-\u201d\u2014\u2026]')
+CJK_PUNCT = re.compile(r'[\u3000-\u303f\uff00-\uffef\u2018-\u201d\u2014\u2026]')
+
+
+def edge_char(x, last):
+    """The first (or last) character an inline shows, '' if none."""
+    t = x.get('t')
+    if t == 'Str':
+        s = x['c']
+    elif t in ('Emph', 'Strong', 'Span', 'Quoted', 'Link', 'Underline', 'SmallCaps'):
+        s = stringify(x)
+    else:
+        return ''
+    s = s.strip()
+    return (s[-1] if last else s[0]) if s else ''
+
+
+def cjk_spacing(out):
+    """A line break in the Chinese source is no space in the text (pandoc's
+    east_asian_line_breaks, which its LaTeX reader lacks), nor is a space
+    next to full-width punctuation; a no-break space next to Chinese (第~3~章)
+    is a narrow one, as xeCJK sets it."""
+    res = []
+    for k, x in enumerate(out):
+        t = x.get('t')
+        if t in ('Space', 'SoftBreak') and res and k + 1 < len(out):
+            a, b = edge_char(res[-1], True), edge_char(out[k + 1], False)
+            if (CJK_CHAR.match(a or ' ') and CJK_CHAR.match(b or ' ')) or \
+                    CJK_PUNCT.match(a or ' ') or CJK_PUNCT.match(b or ' '):
+                continue
+        if t == 'Str' and '\u00a0' in x['c']:
+            x = Str(x['c'].replace('\u00a0', '\u202f'))
+        res.append(x)
+    return res
+
+
+def glue_nbsp(out):
+    """Chapter~1: a no-break space is an ordinary space in a no-wrap span (in
+    the text fonts the no-break space is a wide gap)."""
+    res, k = [], 0
+    while k < len(out):
+        x = out[k]
+        if x.get('t') == 'Str' and '\u00a0' in x['c']:
+            pieces = x['c'].split('\u00a0')
+            inner = []
+            for n, p in enumerate(pieces):
+                if n:
+                    inner.append(Space())
+                if p:
+                    inner.append(Str(p))
+            if x['c'].endswith('\u00a0') and k + 1 < len(out):
+                inner.append(out[k + 1])
+                k += 1
+            res.append(Span('', ['nowrap'], inner))
+        else:
+            res.append(x)
+        k += 1
+    return res
 
 
 def mathml_for_chromium(h):
@@ -125,6 +183,17 @@ def stringify(x):
     return ''
 
 
+def set_alt(x, alt):
+    if isinstance(x, list):
+        for e in x:
+            set_alt(e, alt)
+    elif isinstance(x, dict):
+        if x.get('t') in ('RawBlock', 'RawInline'):
+            x['c'][1] = x['c'][1].replace('alt="ZZALTZZ"', 'alt="%s"' % alt)
+        else:
+            set_alt(x.get('c'), alt)
+
+
 def raw_latex(x, block):
     t = 'RawBlock' if block else 'RawInline'
     if isinstance(x, dict) and x.get('t') == t and x['c'][0] == 'latex':
@@ -189,6 +258,10 @@ class Edition:
         out = []
         for x in xs:
             out.extend(self.inline(x))
+        if self.lang == 'zh':
+            out = cjk_spacing(out)
+        else:
+            out = glue_nbsp(out)
         # no line break between inline math and the punctuation after it
         k = 0
         while k + 1 < len(out):
@@ -239,8 +312,11 @@ class Edition:
             return [Link([Str(text)], self.href(slug, label), ['ref'])]
         m = re.match(r'^\\htmlq\{(\d+)\}$', s)
         if m:
-            code, ref = self.book.src.quotes[int(m.group(1))]
-            if ref and ref in self.chunk_page:
+            code, ref, ident = self.book.src.quotes[int(m.group(1))]
+            # a link only when the quote is the identifier itself (or its
+            # call, f()): not attention.h, build/bin/ch02-attention, x.attention
+            if ref and ref in self.chunk_page and \
+                    re.sub(r'\(.*\)$', '', code.strip()) == ident:
                 return [Link([Code(code)], self.chunk_href(ref), ['ident'])]
             return [Code(code)]
         m = re.match(r'^\\htmlnum\{([^}]*)\}$', s)
@@ -347,6 +423,17 @@ class Edition:
             tagname = 'figcaption' if self._in_figure else 'div'
             return [RawB('<%s class="caption">' % tagname)] + inner + [RawB('</%s>' % tagname)]
         if kind == 'figure':
+            # the figure's alt text is its caption
+            cap, inside = [], False
+            for b in inner:
+                if b.get('t') == 'RawBlock' and '<figcaption' in b['c'][1]:
+                    inside = True
+                elif b.get('t') == 'RawBlock' and '</figcaption' in b['c'][1]:
+                    inside = False
+                elif inside:
+                    cap.append(b)
+            alt = html.escape(re.sub(r'\s+', ' ', stringify(cap)).strip(), quote=True)
+            set_alt(inner, alt or ident or 'figure')
             return [RawB('<figure class="figure"%s>' % idattr)] + inner + [RawB('</figure>')]
         if kind == 'table':
             return [RawB('<div class="table"%s>' % idattr)] + inner + [RawB('</div>')]
@@ -364,7 +451,7 @@ class Edition:
         if not os.path.exists(src):
             self.warn('figure %s has no SVG (%s)' % (name, src))
         self.figures.add(name)
-        return '<img class="plot" src="fig/%s.svg" alt="%s">' % (name, html.escape(name))
+        return '<img class="plot" src="fig/%s.svg" alt="ZZALTZZ">' % name
 
     # -- code chunks --------------------------------------------------------
     def token(self, kind, html_text):
@@ -384,13 +471,16 @@ class Edition:
         head = ('<div class="chunk" id="%s"><p class="chunk-head">'
                 '<a class="chunk-tag" href="#%s">%s</a> '
                 '<span class="chunk-name">⟨%s <a class="chunkref" href="%s">%s</a>⟩</span>'
-                '<span class="chunk-def">%s≡</span></p>') % (
+                '<span class="chunk-def">%s≡</span>'
+                '<button type="button" class="copy" data-chunk="%s" title="%s" hidden>%s'
+                '</button></p>') % (
                     c.label, c.label, c.tag, self.name_html(c.name),
-                    html.escape(self.chunk_href(c.first)), first.tag, '+' if cont else '')
+                    html.escape(self.chunk_href(c.first)), first.tag, '+' if cont else '',
+                    c.label, UI[self.lang]['copytitle'], UI[self.lang]['copy'])
         lines = []
         for line in c.lines:
             s = []
-            for part in line:
+            for k, part in enumerate(line):
                 if part[0] == 'text':
                     s.append(part[1])
                 elif part[0] == 'use':
@@ -404,7 +494,13 @@ class Edition:
                     s.append(self.token('U', h))
                 else:
                     _, ident, deflabel = part
-                    if deflabel and deflabel != c.label and deflabel in self.chunk_page:
+                    before = ''.join(p[1] for p in line[:k] if p[0] != 'use')[-1:]
+                    after = ''.join(p[1] for p in line[k + 1:] if p[0] != 'use')[:2]
+                    # a whole identifier only: not attention in attention.h,
+                    # ch02-attention or self-attention (strings and comments)
+                    whole = not re.match(r'[-./A-Za-z0-9_]', before) and \
+                        not re.match(r'[A-Za-z0-9_]|[-.][A-Za-z0-9_]', after)
+                    if whole and deflabel and deflabel != c.label and deflabel in self.chunk_page:
                         s.append(self.token('I', '<a class="ident" href="%s">%s</a>' % (
                             html.escape(self.chunk_href(deflabel)), html.escape(ident))))
                     else:
@@ -424,7 +520,11 @@ class Edition:
             notes.append(self.w['used'].format(
                 nwbook.join_list([self.chunk_link_html(l) for l in seen], self.lang)))
         if c.root:
-            notes.append(self.w['file'].format('<code>%s</code>' % html.escape(c.root)))
+            if c.root.startswith('code/'):
+                notes.append(self.w['file'].format('<a class="file" href="../%s"><code>%s</code></a>'
+                                                   % (html.escape(c.root), html.escape(c.root))))
+            else:
+                notes.append(self.w['file'].format('<code>%s</code>' % html.escape(c.root)))
         defs = []
         for ident in c.defines:
             uses = [u for u in src.ident_uses.get(ident, []) if u != c.label]
@@ -528,13 +628,40 @@ def sub_title(top, lang):
     return nwbook.resolve_language(re.sub(r'%\s*\n\s*', '', m.group(1)), lang)
 
 
-def page_html(lang, title, body, nav, booktitle):
+UI = {
+    'zh': {'toc': '本章目录', 'search': '搜索全书', 'searchlabel': '搜索',
+           'nores': '没有找到', 'copy': '复制', 'copied': '已复制',
+           'copytitle': '复制可运行的代码（引用的代码段已展开）',
+           'resources': '下载与代码', 'pdf': 'PDF（中文版）', 'pdfbi': 'PDF（双语版）',
+           'slides': '本章幻灯片', 'code': '本章代码文件：', 'permalink': '本节链接',
+           'allcode': '全部代码', 'alldecks': '幻灯片：'},
+    'en': {'toc': 'In this chapter', 'search': 'Search the book', 'searchlabel': 'Search',
+           'nores': 'Nothing found', 'copy': 'Copy', 'copied': 'Copied',
+           'copytitle': 'Copy runnable code (the chunks it uses expanded)',
+           'resources': 'Downloads and code', 'pdf': 'PDF (English)',
+           'pdfbi': 'PDF (bilingual)', 'slides': 'Slides for this chapter',
+           'code': 'Code files of this chapter:', 'permalink': 'Link to this section',
+           'allcode': 'All code', 'alldecks': 'Slides:'},
+}
+
+
+def page_html(lang, title, body, nav, booktitle, aside=''):
+    ui = UI[lang]
+    search = ('<form class="search" role="search" hidden>'
+              '<input type="search" id="search-q" placeholder="%s" aria-label="%s" '
+              'autocomplete="off"><ol id="search-results" aria-live="polite" '
+              'data-none="%s"></ol></form>') % (ui['search'], ui['searchlabel'], ui['nores'])
+    top = nav.replace('<a class="lang"', search + '<a class="lang"')
+    bottom = nav.replace('class="nav top"', 'class="nav bottom"')
     return ('<!DOCTYPE html>\n<html lang="%s">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="color-scheme" content="light dark">\n'
             '<title>%s</title>\n<link rel="stylesheet" href="book.css">\n</head>\n'
-            '<body>\n%s\n<main>\n%s\n</main>\n%s\n</body>\n</html>\n') % (
+            '<body>\n<header>%s</header>\n<div class="page%s">\n%s<main id="main">\n%s\n'
+            '</main>\n</div>\n<footer>%s</footer>\n'
+            '<script src="book.js"></script>\n</body>\n</html>\n') % (
                 'zh-Hans' if lang == 'zh' else 'en', html.escape(title + ' · ' + booktitle),
-                nav, body, nav.replace('class="nav top"', 'class="nav bottom"'))
+                top, ' with-toc' if aside else '', aside, body, bottom)
 
 
 def nav_html(ed, i, chapters, glossary_slug):
@@ -554,9 +681,202 @@ def nav_html(ed, i, chapters, glossary_slug):
     if glossary_slug:
         items.append('<a class="glossary" href="%s.html">%s</a>' % (glossary_slug, w['glossary']))
     here = 'index' if i is None else chapters[i].slug
-    items.append('<a class="lang" hreflang="%s" href="../%s/%s.html">%s</a>' % (
-        w['otherlang'], w['otherlang'], here, w['other']))
+    items.append('<a class="lang" hreflang="%s" lang="%s" href="../%s/%s.html">%s</a>' % (
+        w['otherlang'], 'zh-Hans' if w['otherlang'] == 'zh' else 'en',
+        w['otherlang'], here, w['other']))
     return '<nav class="nav top">%s</nav>' % ' '.join(items)
+
+
+def resources_html(ed, chap):
+    """Links from a page to the PDFs, the chapter's slides and its code files."""
+    ui = UI[ed.lang]
+    items = ['<a href="../../book-%s.pdf">%s</a>' % (ed.lang, ui['pdf']),
+             '<a href="../../book-bilingual.pdf">%s</a>' % ui['pdfbi']]
+    if chap is not None and chap.slides:
+        deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(chap.file))[0], ed.lang)
+        items.append('<a href="../../slides/%s">%s</a>' % (deck, ui['slides']))
+    elif chap is None:              # the contents page: every chapter's slides
+        decks = []
+        for c in ed.book.chapters:
+            if c.slides and c.number:
+                deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(c.file))[0], ed.lang)
+                decks.append('<a href="../../slides/%s">%s</a>' % (deck, html.escape(
+                    ed.w['chapter'].format(getattr(c, 'shown', c.number)))))
+        if decks:
+            items.append('%s %s' % (ui['alldecks'], ' '.join(decks)))
+    roots = [] if chap is None else sorted({c.root for c in chap.chunks if c.root})
+    if roots:
+        items.append('%s %s' % (ui['code'], ' '.join(
+            '<a href="../%s"><code>%s</code></a>' % (html.escape(r), html.escape(r[5:] if
+                                                    r.startswith('code/') else r))
+            for r in roots)))
+    items.append('<a href="../code/">%s</a>' % ui['allcode'])
+    return '<ul class="resources">%s</ul>' % ''.join('<li>%s</li>' % x for x in items)
+
+
+def toc_blocks(chap, blocks):
+    """The chapter's sections (levels 2 and 3) as a nested list of links."""
+    tree = []
+    for b in blocks:
+        if b.get('t') != 'Header' or b['c'][0] not in (2, 3) or not b['c'][1][0]:
+            continue
+        link = {'t': 'Plain', 'c': [Link(strip_anchors(json.loads(json.dumps(b['c'][2]))),
+                                         '#' + b['c'][1][0])]}
+        if b['c'][0] == 2 or not tree:
+            tree.append([link])
+        else:
+            last = tree[-1]
+            if len(last) == 1:
+                last.append({'t': 'BulletList', 'c': []})
+            last[1]['c'].append([link])
+    return [{'t': 'BulletList', 'c': tree}] if tree else []
+
+
+def strip_anchors(inlines):
+    """Inlines for a link text: no nested links, no ids (they are the heading's)."""
+    out = []
+    for x in inlines:
+        t = x.get('t')
+        if t == 'Link':
+            out.extend(strip_anchors(x['c'][1]))
+        elif t == 'Span':
+            x['c'][0][0] = ''
+            x['c'][1] = strip_anchors(x['c'][1])
+            if 'anchor' in x['c'][0][1]:
+                continue
+            out.append(x)
+        elif t == 'Note':
+            continue
+        else:
+            out.append(x)
+    return out
+
+
+def alltext(x, out):
+    """Every word the reader sees in blocks or inlines (for the search index)."""
+    if isinstance(x, list):
+        for e in x:
+            alltext(e, out)
+        return
+    if not isinstance(x, dict):
+        return
+    t, c = x.get('t'), x.get('c')
+    if t == 'Str':
+        out.append(c)
+    elif t in ('Space', 'SoftBreak', 'LineBreak'):
+        out.append(' ')
+    elif t in ('Code', 'CodeBlock'):
+        out.append(' %s ' % c[1])
+    elif t == 'Math':
+        out.append(' %s ' % stringify(x))
+    elif t in ('RawInline', 'RawBlock'):
+        if c[0] == 'html':
+            out.append(' %s ' % html.unescape(re.sub(r'<[^>]*>', ' ', c[1])))
+    elif t in ('Para', 'Plain', 'Emph', 'Strong', 'BlockQuote', 'BulletList', 'Underline',
+               'SmallCaps', 'Strikeout', 'Superscript', 'Subscript'):
+        alltext(c, out)
+        out.append(' ')
+    elif t in ('Span', 'Div', 'Link', 'Quoted', 'Image'):
+        alltext(c[1], out)
+    elif t == 'OrderedList':
+        alltext(c[1], out)
+    elif t == 'Header':
+        alltext(c[2], out)
+    elif t == 'Table':
+        alltext(c[1:], out)
+    elif isinstance(c, list):
+        alltext(c, out)
+
+
+WORD = re.compile(r'[a-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff]+')
+
+
+def terms(text):
+    """Search terms: English words (lower case, a plural's s gone) and, for
+    Chinese, every pair of adjacent characters (and single characters)."""
+    out = []
+    for m in WORD.finditer(text.lower()):
+        w = m.group(0)
+        if w[0] < '\u3400':
+            if len(w) > 3 and w.endswith('s') and not w.endswith('ss'):
+                w = w[:-1]
+            if len(w) >= 2:
+                out.append(w)
+        else:
+            out.extend(w)
+            out.extend(w[k:k + 2] for k in range(len(w) - 1))
+    return out
+
+
+def search_index(ed, pages):
+    """The index for offline search: every section of every page, and for
+    each term the sections that hold it with a count."""
+    docs, postings = [], {}
+    for chap, blocks in pages:
+        ptitle = plain_title(chap, ed.lang)
+        cur = None
+        for b in blocks:
+            if b.get('t') == 'Header':
+                hid = b['c'][1][0]
+                title = re.sub(r'\s+', ' ', stringify(b['c'][2])).strip()
+                cur = {'href': '%s.html#%s' % (chap.slug, hid), 'title': title,
+                       'page': ptitle, 'text': [title] * 3}
+                docs.append(cur)
+            if cur is None:
+                continue
+            alltext(b, cur['text'])
+    out_docs = []
+    for n, d in enumerate(docs):
+        counts = {}
+        for t in terms(' '.join(d['text'])):
+            counts[t] = counts.get(t, 0) + 1
+        for t, k in counts.items():
+            postings.setdefault(t, []).extend((n, k))
+        out_docs.append([d['href'], d['title'], d['page']])
+    return {'docs': out_docs, 'terms': postings}
+
+
+def chunk_data(src):
+    """Every chunk's lines, uses marked, and every name's definitions in
+    order: enough for book.js to expand a chunk as notangle does."""
+    defs, names = {}, {}
+    for c in src.chunks:
+        lines = []
+        for line in c.lines:
+            parts = []
+            for part in line:
+                if part[0] == 'use':
+                    parts.append([part[1]])
+                elif parts and isinstance(parts[-1], str):
+                    parts[-1] += part[1]
+                else:
+                    parts.append(part[1])
+            lines.append(parts)
+        defs[c.label] = lines
+        names.setdefault(c.name, []).append(c.label)
+    return {'defs': defs, 'names': names}
+
+
+def fix_math(h):
+    """texmath 0.12 makes every ( ) [ ] a stretchy fence in its own <mrow>:
+    Chromium then spaces them as "O ( n )".  Only \\left and \\right stretch."""
+    def one(m):
+        s = m.group(0)
+        ann = re.search(r'<annotation encoding="application/x-tex">(.*?)</annotation>', s, re.S)
+        if ann and re.search(r'\\(left|right)\b', ann.group(1)):
+            return s
+        return re.sub(r'<mo stretchy="true" form="(?:prefix|postfix)">([()\[\]])</mo>',
+                      r'<mo stretchy="false">\1</mo>', s)
+    return re.sub(r'<math\b.*?</math>', one, h, flags=re.S)
+
+
+def add_permalinks(body, lang):
+    label = UI[lang]['permalink']
+
+    def one(m):
+        return '%s%s<a class="permalink" href="#%s" aria-label="%s">#</a>%s' % (
+            m.group(1), m.group(4), m.group(3), label, m.group(5))
+    return re.sub(r'(<h([1-4]) id="([^"]+)"[^>]*>)(.*?)(</h\2>)', one, body, flags=re.S)
 
 
 def contents_blocks(ed, pages):
@@ -589,7 +909,10 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     built = ed.build(pages)
     glossary = book.labels.get('app:glossary', (None, None))[1]
     btitle = book_title(top, lang)
-    # One pandoc run writes every page: the pages are separated by comments.
+    chapters = book.chapters
+    index = search_index(ed, list(zip(chapters, built)))
+    # One pandoc run writes every page and every page's contents: the
+    # pieces are separated by comments.
     blocks = []
     index_blocks = [{'t': 'Header', 'c': [1, ['top', [], []], text_inlines(btitle)]}]
     st = sub_title(top, lang)
@@ -598,7 +921,8 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     index_blocks.append({'t': 'Header', 'c': [2, ['contents', [], []],
                                                text_inlines(ed.w['contents'])]})
     index_blocks += contents_blocks(ed, built)
-    allpages = [index_blocks] + built
+    tocs = [toc_blocks(ch, bl) for ch, bl in zip(chapters, built)]
+    allpages = [index_blocks] + built + tocs
     for n, bl in enumerate(allpages):
         blocks.append(RawB('<!--PAGE %d-->' % n))
         blocks.extend(bl)
@@ -608,24 +932,42 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     for line in err.splitlines():
         if line.strip():
             ed.warn('pandoc (HTML writer): ' + line.strip())
-    out = mathml_for_chromium(out)
+    out = fix_math(mathml_for_chromium(out))
     parts = re.split(r'<!--PAGE (\d+)-->\n?', out)
     bodies = {int(parts[k]): parts[k + 1] for k in range(1, len(parts), 2)}
     tokpat = re.compile(r'ZZnw[UI]\d+ZZ')
     dest = os.path.join(outdir, lang)
     os.makedirs(os.path.join(dest, 'fig'), exist_ok=True)
-    chapters = book.chapters
-    for n in range(len(allpages)):
+    ui = UI[lang]
+    for n in range(1 + len(chapters)):
         body = tokpat.sub(lambda m: ed.tokens[m.group(0)], bodies.get(n, ''))
+        body = add_permalinks(body, lang)
         if n == 0:
             name, title, nav = 'index', btitle, nav_html(ed, None, chapters, glossary)
+            aside = ('<aside class="toc" aria-label="%s"><details id="toc">'
+                     '<summary>%s</summary>%s</details></aside>\n') % (
+                         ui['resources'], ui['resources'], resources_html(ed, None))
         else:
             chap = chapters[n - 1]
             name, title = chap.slug, plain_title(chap, lang)
             nav = nav_html(ed, n - 1, chapters, glossary)
+            toc = bodies.get(1 + len(chapters) + n - 1, '')
+            aside = ('<aside class="toc" aria-label="%s"><details id="toc">'
+                     '<summary>%s</summary>\n<nav class="toc-list">%s</nav>\n'
+                     '<h2 class="resources-head">%s</h2>%s</details></aside>\n') % (
+                         ui['toc'], ui['toc'], toc, ui['resources'], resources_html(ed, chap))
         with open(os.path.join(dest, name + '.html'), 'w', encoding='utf-8') as f:
-            f.write(page_html(lang, title, body, nav, btitle))
+            f.write(page_html(lang, title, body, nav, btitle, aside))
     shutil.copyfile(os.path.join(HERE, 'book.css'), os.path.join(dest, 'book.css'))
+    js = open(os.path.join(HERE, 'book.js'), encoding='utf-8').read()
+    with open(os.path.join(dest, 'book.js'), 'w', encoding='utf-8') as f:
+        f.write('var ATTN_UI = %s;\n' % json.dumps(ui, ensure_ascii=False) + js)
+    with open(os.path.join(dest, 'search-index.js'), 'w', encoding='utf-8') as f:
+        f.write('var ATTN_SEARCH = %s;\n' % json.dumps(index, ensure_ascii=False,
+                                                       separators=(',', ':')))
+    with open(os.path.join(dest, 'chunks.js'), 'w', encoding='utf-8') as f:
+        f.write('var ATTN_CHUNKS = %s;\n' % json.dumps(chunk_data(src), ensure_ascii=False,
+                                                       separators=(',', ':')))
     for name in sorted(ed.figures):
         s = os.path.join(svgdir, lang, name + '.svg')
         if os.path.exists(s):
@@ -633,6 +975,28 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     for s in sorted(ed.unknown_latex):
         ed.warn('LaTeX with no meaning in HTML, dropped: %s' % s)
     return ed.warnings
+
+
+def copy_code(top, outdir, src):
+    """The tangled files (code/) next to the editions, with a listing page."""
+    dest = os.path.join(outdir, 'code')
+    os.makedirs(dest, exist_ok=True)
+    roots = sorted({c.root for c in src.chunks if c.root and c.root.startswith('code/')})
+    items = []
+    for r in roots:
+        s = os.path.join(top, r)
+        if os.path.exists(s):
+            shutil.copyfile(s, os.path.join(dest, r[5:]))
+            items.append('<li><a href="%s"><code>%s</code></a></li>' % (
+                html.escape(r[5:]), html.escape(r)))
+    with open(os.path.join(dest, 'index.html'), 'w', encoding='utf-8') as f:
+        f.write('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                '<title>code/</title>\n<link rel="stylesheet" href="../en/book.css">\n'
+                '</head>\n<body>\n<main id="main">\n<h1><code>code/</code></h1>\n'
+                '<p>中文版：<a href="../zh/index.html">目录</a> · English: '
+                '<a href="../en/index.html">Contents</a></p>\n<ul>%s</ul>\n</main>\n'
+                '</body>\n</html>\n' % ''.join(items))
 
 
 def main(argv):
@@ -647,6 +1011,7 @@ def main(argv):
     with concurrent.futures.ThreadPoolExecutor(2) as ex:
         results = list(ex.map(lambda l: build_edition(top, outdir, figdir, svgdir, src, l),
                               ('zh', 'en')))
+    copy_code(top, outdir, src)
     warnings = [w for r in results for w in r]
     for w in warnings:
         print('book2html: warning: ' + w, file=sys.stderr)

@@ -20,6 +20,11 @@ Marks for the slides are comments in the documentation:
     % slide                   the next equation, figure, table or code chunk
     % slide: TITLE            ... on a frame titled TITLE (\\zhen allowed)
     % slide+                  ... added to the previous frame
+    % slide*: TITLE           a frame of its lines only, here
+    % zh: 一行                 after a mark: a short line of the frame, in Chinese
+    % en: one line            ... and in English (one to three of each)
+
+The text just before a mark is the frame's speaker notes.
 
 They are collected as Chapter.slides, in order (see tools/html/slides.py).
 """
@@ -102,7 +107,8 @@ class Source:
                              capture_output=True).stdout.decode('utf-8')
         self.files = []             # (path, [('docs', text) | ('code', Chunk)])
         self.chunks = []
-        self.quotes = []            # (code text, label of its definition or None)
+        self.quotes = []            # (code text, label of its definition or None,
+                                    #  the identifier that label defines)
         self.ident_uses = {}        # identifier -> labels of the chunks using it
         self.ident_defs = {}        # identifier -> label of its first definition
         self.by_label = {}
@@ -173,9 +179,9 @@ class Source:
                     quote.append('<<%s>>' % arg)
                 pending_ref = None
             elif kw == 'quote':
-                quote, quote_ref = [], None
+                quote, quote_ref, quote_ident = [], None, None
             elif kw == 'endquote':
-                self.quotes.append((''.join(quote), quote_ref))
+                self.quotes.append((''.join(quote), quote_ref, quote_ident))
                 docs.append('\\htmlq{%d}' % (len(self.quotes) - 1))
                 quote = None
             elif kw == 'xref':
@@ -206,8 +212,8 @@ class Source:
                 if sub == 'use':
                     if cur is not None:
                         pending_ident = (rest, pending_ref)
-                    elif quote is not None:
-                        quote_ref = pending_ref
+                    elif quote is not None and quote_ref is None:
+                        quote_ref, quote_ident = pending_ref, rest
                     pending_ref = None
                 elif sub in ('defn', 'localdefn'):
                     pending_ref = None
@@ -382,8 +388,40 @@ class Chapter:
         self.short = ''             # the contents' title
         self.text = ''              # LaTeX with markers, for pandoc
         self.sections = []          # (level, number, id, title LaTeX)
-        self.slides = []            # (title LaTeX, [element]), see slides.py
+        self.slides = []            # Slide, see slides.py
         self.chunks = []
+
+
+# A slide mark (see the top of this file) and the lines that follow it.
+SLIDE_MARK = re.compile(r'^[ \t]*%[ \t]*slide(\+|\*)?(:[^\n]*)?[ \t]*\n'
+                        r'((?:[ \t]*%[ \t]*(?:zh|en):[^\n]*\n)*)', re.M)
+
+
+class Slide:
+    """One frame: a title (the takeaway), its short lines, the book's
+    elements on it, and speaker notes (the text before the mark)."""
+
+    def __init__(self, title, elements, points, notes):
+        self.title = title
+        self.elements = elements
+        self.points = points
+        self.notes = notes
+
+    def __iter__(self):             # title, elements = slide
+        return iter((self.title, self.elements))
+
+
+def preceding_paragraph(text):
+    """The last paragraph of prose in text (LaTeX), for speaker notes."""
+    for para in reversed(re.split(r'\n[ \t]*\n', text)):
+        p = para.strip()
+        if not p or re.match(r'\\(begin|end|htmlchunk|htmlbegin|htmlend|htmlslide|label|'
+                             r'\[|\]|section|subsection|chapter|gnuplotfig|centering)', p):
+            continue
+        if len(re.sub(r'\\[A-Za-z]+|[{}$\s]', '', p)) < 20:
+            continue
+        return p
+    return ''
 
 
 class Book:
@@ -404,6 +442,7 @@ class Book:
         self.labels = {}            # label -> (number, Chapter slug, kind)
         self.boxes = []             # dicts: kind, id, number, ...
         self.warnings = []
+        self._marks = []            # (mark, lines) of each \\htmlslide{N}
         self._number()
 
     # The walk over the whole book, in order.
@@ -423,9 +462,7 @@ class Book:
                     parts.append('\n\n\\htmlchunk{%d}\n\n' % x.index)
             text = ''.join(parts)
             text = select_language(text, self.lang)
-            text = re.sub(r'^[ \t]*%[ \t]*slide(\+|:[^\n]*)?[ \t]*$',
-                          lambda m: '\\htmlslide{%s}' % (m.group(1) or ''),
-                          text, flags=re.M)
+            text = SLIDE_MARK.sub(self._mark, text)
             text = strip_comments(text)
             text = resolve_language(text, self.lang)
             # Split at \chapter; what comes before the first one (\appendix,
@@ -630,7 +667,12 @@ class Book:
                 out.append(g)
                 continue
             if m.group(7) is not None:           # % slide mark
-                pending_slide = m.group(7)
+                mark, points = self._marks[int(m.group(7))]
+                notes = preceding_paragraph(text[:m.start()])
+                if mark.startswith('*'):         # a frame of its lines only
+                    self._slide(chap, (mark, points, notes), None)
+                else:
+                    pending_slide = (mark, points, notes)
                 continue
             if m.group(8) is not None:           # \gnuplotfig outside a figure
                 out.append(self._numbers_file(m.group(8)))
@@ -649,15 +691,29 @@ class Book:
             self.warnings.append('%s: a %% slide mark with nothing after it' % chap.file)
         return ''.join(out)
 
+    def _mark(self, m):
+        """A slide mark and its lines in this edition's language, for later."""
+        points = [p.strip() for lang, p in
+                  re.findall(r'^[ \t]*%[ \t]*(zh|en):(.*)$', m.group(3) or '', re.M)
+                  if lang == self.lang and p.strip()]
+        self._marks.append(((m.group(1) or '') + (m.group(2) or ''),
+                            [resolve_language(p, self.lang) for p in points]))
+        return '\\htmlslide{%d}\n' % (len(self._marks) - 1)
+
+    _marks = None
+
     def _slide(self, chap, mark, element):
+        mark, points, notes = mark
         if mark == '+' and chap.slides:
-            chap.slides[-1][1].append(element)
+            chap.slides[-1].elements.append(element)
+            chap.slides[-1].points += points
             return
-        title = mark[1:].strip() if mark.startswith(':') else None
+        title = mark.split(':', 1)[1].strip() if ':' in mark else None
         if not title:
             heads = [s for s in chap.sections if s[0] > 0]
             title = heads[-1][3] if heads else chap.title
-        chap.slides.append((title, [element]))
+        chap.slides.append(Slide(resolve_language(title, self.lang),
+                                 [element] if element else [], points, notes))
 
     def _numbers_file(self, name):
         """A \\gnuplotfig outside a figure: a script that prints LaTeX rather
@@ -732,7 +788,7 @@ class Book:
             elements.append(('equation', math, tag))
         if slide is not None:
             for n, e in enumerate(elements):
-                self._slide(chap, slide if n == 0 else '+', e)
+                self._slide(chap, slide if n == 0 else ('+', [], ''), e)
         return ''.join(pieces)
 
     def _float(self, chap, env, body, slide):

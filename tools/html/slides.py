@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nwbook  # noqa: E402
 
-MAX_CODE_LINES = 22
+MAX_CODE_LINES = 14      # readable when projected: about 12 lines a frame, 14 at most
 
 HEADER = {
     'zh': r"""\usepackage[fontset=none]{ctex}
@@ -41,13 +41,16 @@ COMMON = r"""\usepackage{amsmath,amssymb,booktabs,array,graphicx,xcolor,adjustbo
 \setmonofont{DejaVu Sans Mono}[Scale=0.86]
 \setbeamertemplate{navigation symbols}{}
 \setbeamertemplate{footline}{\hfill\insertframenumber\hspace{1em}\vspace{0.5em}}
-\setbeamerfont{caption}{size=\scriptsize}
+\setbeamerfont{caption}{size=\footnotesize}
+\setbeamerfont{itemize/enumerate body}{size=\normalsize}
 \definecolor{attnblue}{RGB}{31,95,168}
 \setbeamercolor{frametitle}{fg=attnblue}
 \setbeamercolor{title}{fg=attnblue}
 \newcommand{\zhword}[1]{#1}
 \usepackage{fancyvrb}  % pandoc loads it only for decks with code; \fvset needs it always
-\fvset{fontsize=\scriptsize}
+\fvset{fontsize=\small}
+\newcommand{\nwuse}[1]{{\normalfont\itshape$\langle$#1$\rangle$}}
+\newcommand{\slidepoints}[1]{\vspace{-0.3ex}{\usebeamercolor[fg]{frametitle}\small #1\par}\vspace{0.6ex}}
 \makeatletter\def\tablehead{\@ifnextchar[{\attn@th}{\attn@th[2.3cm]}}
 \def\attn@th[#1]#2{\parbox[b]{#1}{\centering #2}}\makeatother
 """
@@ -67,11 +70,14 @@ def chunk_name(name):
 
 
 class Deck:
-    def __init__(self, book, chap):
+    def __init__(self, book, chap, figdir=None):
         self.book = book
         self.chap = chap
         self.lang = book.lang
+        self.figdir = figdir
         self.warnings = []
+        self.uses = []
+        self.points = []
 
     def latex(self, s):
         """The chapter's LaTeX (as nwbook left it) for a slide: markers out."""
@@ -98,6 +104,9 @@ class Deck:
         if kind == 'equation':
             _, math, tag = e
             math = self.latex(math)
+            # shrunk to the frame's width if it is wider (never enlarged)
+            math = '\\adjustbox{max width=%s\\linewidth}{$\\displaystyle %s$}' % (
+                '0.86' if tag else '1', math)
             if tag:
                 body = '\\begin{equation*}\n%s\n\\tag{%s}\n\\end{equation*}' % (math, tag)
             else:
@@ -107,9 +116,14 @@ class Deck:
             c = e[1]
             lines = []
             for line in c.lines:
-                lines.append(''.join(p[1] if p[0] in ('text', 'ident') else
-                                     '<<%s>>' % re.sub(r'\[\[(.*?)\]\]', r'\1', p[1])
-                                     for p in line))
+                out = []
+                for p in line:
+                    if p[0] in ('text', 'ident'):
+                        out.append(p[1])
+                    else:           # a use: ⟨name⟩ in italics, not coloured <<...>>
+                        self.uses.append(p[1])
+                        out.append('ZZnwuse%dZZ' % (len(self.uses) - 1))
+                lines.append(''.join(out))
             if len(lines) > MAX_CODE_LINES:
                 self.warnings.append('%s: chunk <<%s>> has %d lines: too long for a slide '
                                      '(at most %d)' % (self.chap.file, c.name, len(lines),
@@ -124,29 +138,53 @@ class Deck:
             _, figs, body, caption, number = e
             parts = []
             if kind == 'figure':
-                height = 0.68 / max(1, len(figs))
                 for f in figs:
-                    parts.append('\\begin{center}\\adjustbox{max width=\\textwidth,'
-                                 'max totalheight=%.2f\\textheight}{\\footnotesize'
-                                 '\\input{fig/%s.tex}}\\end{center}' % (height, f))
+                    parts.append(self.figure(f, len(figs)))
             else:
                 parts.append('\\begin{center}\\adjustbox{max width=\\textwidth,'
-                             'max totalheight=0.7\\textheight}{\\small %s}\\end{center}'
+                             'max totalheight=0.6\\textheight}{\\small %s}\\end{center}'
                              % self.latex(body).strip())
-            if caption:
+            caption = slide_caption(caption, self.lang)
+            if caption or number:
                 parts.append('{\\usebeamerfont{caption}\\textbf{%s}\\quad %s\\par}' % (
                     number, self.latex(caption)))
             return raw('\n'.join(parts))
         raise ValueError(kind)
 
+    def figure(self, name, count):
+        '''A book figure with labels of at least 9 pt on the frame.  A figure
+        that fits is the book's own build/fig/NAME.tex; a larger one is drawn
+        again by gnuplot, from the same script and data, at the size of the
+        frame (slide_figure), so that it is not scaled and its labels keep
+        their size.'''
+        avail_h = (FRAME_HEIGHT - 14 * max(len(self.points), 1)) / count
+        tex = slide_figure(self.figdir, name, TEXT_WIDTH, avail_h)
+        return ('\\begin{center}{\\fontsize{9.5}{11}\\selectfont'
+                '\\input{%s}}\\end{center}' % tex)
+
     def markdown(self):
         out = []
-        for title, elements in self.chap.slides:
-            out.append('## `%s`{=latex}\n' % self.latex(title).replace('`', "'").strip())
-            for e in elements:
+        for slide in self.chap.slides:
+            self.points = slide.points
+            out.append('## `%s`{=latex}\n' % self.latex(slide.title).replace('`', "'").strip())
+            if slide.points:
+                out.append(raw('\\slidepoints{%s}' % '\\\\\n'.join(
+                    '\\textbullet\\ ' + self.latex(p) for p in slide.points)))
+            for e in slide.elements:
                 out.append(self.element(e))
+            notes = speaker_notes(self.latex(slide.notes))
+            if notes:
+                out.append('::: notes\n' + raw(notes) + ':::\n')
             out.append('')
         return '\n'.join(out)
+
+    def finish(self, tex):
+        '''pandoc's LaTeX: the uses of other chunks become \\nwuse{name}.'''
+        def use(m):
+            name = self.uses[int(m.group(1))]
+            name = re.sub(r'\[\[(.*?)\]\]', r'\1', name)
+            return '\\nwuse{%s}' % tt(name)
+        return re.sub(r'ZZnwuse(\d+)ZZ', use, tex)
 
     def title(self):
         w = self.book.w
@@ -156,6 +194,82 @@ class Deck:
             t = w['appendix' if self.chap.appendix else 'chapter'].format(shown) + \
                 ('\\quad ' if self.lang == 'zh' else ':\\ ') + t
         return t
+
+
+# The room on a 16:9 frame (pt): the text's width, and the height left for a
+# figure below the title and above a one-line caption.
+TEXT_WIDTH = 390.0
+FRAME_HEIGHT = 165.0
+
+
+PT_PER_CM = 72.27 / 2.54
+TERMINAL = re.compile(r'(set terminal cairolatex[^\n]*?size )([0-9.]+)cm,([0-9.]+)cm')
+
+
+def slide_figure(figdir, name, width, height):
+    '''fig/NAME.tex if the figure fits width x height (pt); otherwise
+    slides/fig/NAME-WxH.tex, drawn by gnuplot at a size that fits, the
+    script's terminal size (or common.gp's) replaced.'''
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    gp = os.path.join(top, 'figures', name + '.gp')
+    common = os.path.join(top, 'figures', 'common.gp')
+    try:
+        script = open(gp, encoding='utf-8').read()
+        common_text = open(common, encoding='utf-8').read()
+    except OSError:
+        return 'fig/%s.tex' % name
+    if 'common.gp' in script and not TERMINAL.search(script):
+        script = re.sub(r"^\s*load\s+'common.gp'\s*$", lambda m: common_text, script,
+                        flags=re.M)
+    m = TERMINAL.search(script) or TERMINAL.search(common_text)
+    if not m:
+        return 'fig/%s.tex' % name
+    w, h = float(m.group(2)) * PT_PER_CM, float(m.group(3)) * PT_PER_CM
+    scale = min(1.0, width / w, height / h)
+    if scale > 0.97:
+        return 'fig/%s.tex' % name
+    nw, nh = w * scale / PT_PER_CM, h * scale / PT_PER_CM
+    base = '%s-%.1fx%.1f' % (name, nw, nh)
+    build = os.path.dirname(figdir)
+    out = os.path.join(build, 'slides', 'fig', base + '.tex')
+    data = os.path.join(build, 'data', name + '.dat')
+    if os.path.exists(out) and os.path.getmtime(out) >= max(
+            os.path.getmtime(gp), os.path.getmtime(common), os.path.getmtime(data)):
+        return 'slides/fig/%s.tex' % base
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    script = TERMINAL.sub(lambda t: '%s%.2fcm,%.2fcm' % (t.group(1), nw, nh), script)
+    tmp = os.path.join(build, 'slides', 'fig', base + '.gp')
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(script)
+    subprocess.run(['gnuplot', '-e', "datafile='data/%s.dat'; outfile='slides/fig/%s.tex'"
+                    % (name, base), 'slides/fig/%s.gp' % base], cwd=build, check=True,
+                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(top, 'figures')))
+    return 'slides/fig/%s.tex' % base
+
+
+def slide_caption(caption, lang):
+    '''A caption on a slide: its first sentence, what the figure shows,
+    without how the build made it (which program printed the data; the book
+    says that).'''
+    c = re.sub(r'\s+', ' ', caption).strip()
+    if lang == 'zh':
+        c = re.sub(r'，?由\s*\\texttt\{[^{}]*\}\s*在构建本书时测得', '', c)
+        sentences = re.findall(r'[^。]+。?', c)
+    else:
+        c = re.sub(r',? measured by \\texttt\{[^{}]*\}( while the book was built)?', '', c)
+        sentences = re.split(r'(?<=[.;])\s+(?=[A-Z$])', c)
+    keep = [x for x in sentences if '\\texttt' not in x and 'build' not in x
+            and '构建' not in x]
+    # the first sentence: the frame's title already says the point
+    return keep[0].strip() if keep else ''
+
+
+def speaker_notes(tex):
+    '''The paragraph before a mark, as the frame's notes: one paragraph, no
+    footnotes or index entries.'''
+    tex = nwbook.replace_macro(tex, 'footnote', 1, lambda a: '')
+    tex = nwbook.replace_macro(tex, 'index', 1, lambda a: '')
+    return re.sub(r'\n\s*\n', '\n', tex).strip()
 
 
 def raw(latex):
@@ -188,6 +302,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     outdir, paths = argv[1], argv[2:]
+    figdir = os.path.join(os.path.dirname(os.path.abspath(outdir)), 'fig')
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     os.makedirs(outdir, exist_ok=True)
     src = nwbook.Source(paths)
@@ -200,7 +315,7 @@ def main(argv):
         for chap in book.chapters:
             if not chap.slides:
                 continue
-            deck = Deck(book, chap)
+            deck = Deck(book, chap, figdir)
             md = deck.markdown()
             name = '%s-%s' % (os.path.splitext(os.path.basename(chap.file))[0], lang)
             p = subprocess.run(
@@ -215,12 +330,14 @@ def main(argv):
                 sys.stderr.write(p.stderr.decode('utf-8', 'replace'))
                 print('slides: pandoc failed on %s' % name, file=sys.stderr)
                 return 1
-            tex = p.stdout.decode('utf-8')
+            tex = deck.finish(p.stdout.decode('utf-8'))
             write_if_changed(os.path.join(outdir, name + '.md'), md)
             write_if_changed(os.path.join(outdir, name + '.tex'), tex)
             warnings += deck.warnings
-    for w in sorted(set(warnings)):
+    warnings = sorted(set(warnings))
+    for w in warnings:
         print('slides: warning: ' + w, file=sys.stderr)
+    write_if_changed(os.path.join(outdir, 'warnings.txt'), ''.join(w + '\n' for w in warnings))
     return 0
 
 
