@@ -68,20 +68,4 @@ slides: $(SLIDES)
 test: html slides
 .PHONY: html slides
 
-# make bench-html: the HTML edition and the slides from a built tree (their
-# budget is 30 s on 2 cores), printed against the budget; exit 1 if over.
-# The CPU seconds are printed too: on a machine shared with other jobs the
-# wall-clock time says more about the others than about this build.
-bench-html: all
-	$(Q)rm -rf $(B)/html $(B)/html-svg $(B)/slides
-	$(Q)$(PYTHON) -c 'import resource, subprocess, sys, time; \
-	  t = time.time(); r = subprocess.run(["$(MAKE)", "-s", "-j2", "html", "slides"], \
-	                                      stdout=subprocess.DEVNULL); \
-	  t = time.time() - t; u = resource.getrusage(resource.RUSAGE_CHILDREN); \
-	  cpu = u.ru_utime + u.ru_stime; \
-	  print("  %-44s %7.2f s  (budget 30 s)  %s" % ("make -j2 html slides from a built tree", \
-	        t, "OVER" if t > 30 else "ok")); \
-	  print("  %-44s %7.2f s  (%.2f s of it on each of 2 cores)" % ("  CPU time (user + system)", \
-	        cpu, cpu / 2)); \
-	  sys.exit(r.returncode or (t > 30))'
-.PHONY: bench-html
+# make bench-html (in the Makefile, tools/bench.py) times html and slides.
