@@ -1094,7 +1094,8 @@ def judge(student, reference):
         if got[0] == 'fail':
             return {'kind': 'message', 'en': got[2].decode('utf-8', 'replace')[:500],
                     'zh': got[3].decode('utf-8', 'replace')[:500] if len(got) > 3 else ''}
-        if got[0] != kind or got[1] != ref[1] or (kind != 'true' and got[2:3] != ref[2:3]):
+        shaped = kind in ('near', 'same')          # the shape must agree too
+        if got[0] != kind or got[1] != ref[1] or (shaped and got[2:3] != ref[2:3]):
             return {'kind': 'structure', 'what': ref[1], 'got_kind': got[0], 'got_what': got[1][:80]}
         if kind == 'near':
             shape, count = shape_of(ref[2])
@@ -1245,6 +1246,8 @@ def first_student_frame(err):
 def fmt_num(x):
     if isinstance(x, str):
         return x
+    if isinstance(x, float) and not math.isfinite(x):
+        return 'nan' if math.isnan(x) else ('inf' if x > 0 else '-inf')
     if isinstance(x, float) and x == int(x) and abs(x) < 1e15:
         return str(int(x))
     return repr(x)
@@ -1542,10 +1545,16 @@ def main(argv=None):
                 report.append('  %s %s/%s' % (lang.join('score', '得分', '/'), ex_score, ex_max))
             for ex in exercises:
                 if ex.answers_elsewhere:
+                    b = builds[ex.id]
                     report.append('')
                     report += lang.lines(
-                        '%s: numeric answers are checked only by your course\'s grader' % ex.id,
-                        '%s：数值答案只由课程的评分程序检查' % ex.id)
+                        '%s: numeric answers are checked only by your course\'s grader; '
+                        'here: %s' % (ex.id, 'your file builds' if b.binary else 'not built'),
+                        '%s：数值答案只由课程的评分程序检查；此处：%s'
+                        % (ex.id, '文件可以构建' if b.binary else '未能构建'))
+                    if not b.binary:
+                        report += ['  ' + l for l in lang.lines(*b.message)]
+                        report += ['    ' + w for w in b.warnings.splitlines()[:30]]
         elapsed = time.monotonic() - start
         report.append('')
         report.append('%s: %s/%s  (%d %s, %d %s, %.1f s)' % (
