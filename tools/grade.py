@@ -80,7 +80,7 @@ DEFAULT_LIMITS = {
     'open_files': 64,       # RLIMIT_NOFILE
     'file_mb': 8,           # RLIMIT_FSIZE of a check (compile steps: 64)
 }
-COMPILE_LIMITS = {'cpu_seconds': 20, 'wall_seconds': 60, 'memory_mb': 1024,
+COMPILE_LIMITS = {'cpu_seconds': 10, 'wall_seconds': 30, 'memory_mb': 1024,
                   'processes': 32, 'open_files': 256, 'file_mb': 64}
 MAX_SOURCE = 1 << 20         # bytes of one submitted file
 MAX_PREPROCESSED = 16 << 20  # bytes of its preprocessed text
@@ -336,7 +336,7 @@ class Sandbox:
 
     def __init__(self, enabled=True):
         self.enabled = enabled
-        self.bwrap = shutil.which('bwrap')
+        self.bwrap = os.environ.get('GRADE_BWRAP') or shutil.which('bwrap')
         self.prlimit = shutil.which('prlimit')
         if not enabled:
             return
@@ -1395,7 +1395,8 @@ def main(argv=None):
                     help='the tree holding exercises/, code/ and tools/ (default: this one)')
     ap.add_argument('--ex', default=os.environ.get('EX', ''),
                     help='exercise ids or globs, comma- or space-separated')
-    ap.add_argument('--check', default='', help='run only this check (of the one exercise chosen)')
+    ap.add_argument('--check', default='',
+                    help='run only this check (comma-separated: these) of the one exercise chosen')
     ap.add_argument('--submission', help="directory with the student's exercise C files")
     ap.add_argument('--results', help='where to write results.json (default build/grade/results.json)')
     ap.add_argument('--build', help='build directory (default build/grade under the root)')
@@ -1472,8 +1473,9 @@ def main(argv=None):
                     lim['cpu_seconds'] = args.cpu_seconds
                     lim['wall_seconds'] = min(lim['wall_seconds'], args.cpu_seconds * 3 + 2)
                 ex.limits = lim
+                only = set(args.check.split(',')) if args.check else None
                 for c in ex.checks:
-                    if args.check and c['name'] != args.check:
+                    if only and c['name'] not in only:
                         continue
                     if b.binary and c['name'] in ref:
                         binary = b.binary if c.get('hidden') else b.visible
