@@ -33,6 +33,10 @@ import grade_release  # noqa: E402
 GRADE = os.path.join(TOP, 'tools', 'grade.py')
 HOSTILE = os.path.join(TOP, 'exercises', '_hostile')
 ALTERNATIVE = os.path.join(TOP, 'exercises', '_alternative')
+# what the release and Gradescope tests grade (every exercise is graded by the
+# solutions and stubs tests; these test the packaging): one exercise with
+# hidden checks, one more, one numeric-answer exercise
+RELEASE_SAMPLE = 'appA-transpose ch06-rope ch07-tie-answers'
 
 
 def need_cc():
@@ -103,6 +107,13 @@ def test_every_exercise_is_complete_and_consistent():
         headers = ''.join(grade_release.read(h) for h in glob.glob(os.path.join(d, '*.h')))
         for fn in meta['functions']:
             assert fn + '(' in headers, '%s: %s is not declared in its header' % (ex, fn)
+        # "No allocation" in the contract is enforced; forbidden names are the book's
+        assert bool(meta.get('no_alloc')) == ('no allocation' in headers.lower()), \
+            '%s: no_alloc in exercise.json and "No allocation" in the header disagree' % ex
+        for fn in meta.get('forbidden', []):
+            assert any(fn + '(' in grade_release.read(h)
+                       for h in glob.glob(os.path.join(TOP, 'code', '*.h'))), \
+                '%s: forbids %s, which is not a function of the book' % (ex, fn)
 
 
 def test_stubs_are_generated_from_the_solutions():
@@ -230,7 +241,7 @@ def test_student_release_builds_and_grades_on_its_own():
                 shipped = grade_release.read(os.path.join(root, 'exercises', meta['id'], f))
                 assert shipped == grade_release.make_stub(grade_release.read(os.path.join(d, f))), \
                     '%s/%s in the release is not the stub generated from the solution' % (meta['id'], f)
-        env = dict(os.environ, LANG='en_US.UTF-8')
+        env = dict(os.environ, LANG='en_US.UTF-8', EX=RELEASE_SAMPLE)
         p = subprocess.run(['make', '-s', 'grade'], cwd=root, capture_output=True, text=True,
                            timeout=300, env=env)
         assert p.returncode != 0, 'the stubs must not get full marks'
@@ -239,6 +250,8 @@ def test_student_release_builds_and_grades_on_its_own():
         scored = [t['name'] for t in data['tests'] if t['score'] != 0]
         assert not scored, 'stubs scored on: %s' % scored
         assert data['tests'] and all(t['visibility'] == 'visible' for t in data['tests'])
+        assert {t['extra_data']['exercise'] for t in data['tests']} == {'appA-transpose', 'ch06-rope'}
+        assert 'checked only by your course' in p.stdout, p.stdout[-800:]
         for d, meta in exercises():
             for f in meta['student_files']:
                 shutil.copy(os.path.join(d, f), os.path.join(root, 'exercises', meta['id'], f))
@@ -343,8 +356,8 @@ def run_hostile(case, expect, lint):
             '--submission', os.path.join(HOSTILE, case)]
     if not lint:
         args.append('--no-lint')
-        if expect.get('ex', 'appA-transpose') == 'appA-transpose':
-            args += ['--check', 'one_by_one,large_rectangle']   # one visible, one hidden
+    if expect.get('ex', 'appA-transpose') == 'appA-transpose':
+        args += ['--check', 'one_by_one,large_rectangle']   # one visible, one hidden
     with tempfile.TemporaryDirectory() as tmp:
         results = os.path.join(tmp, 'results.json')
         p = subprocess.run([sys.executable, GRADE, '--build', SHARED_BUILD, '--results', results,
@@ -524,7 +537,7 @@ def test_feedback_speaks_the_chosen_language():
 
 
 # ------------------------------------------------------------ Gradescope, Classroom
-def run_autograder(zip_path, submission_files, tmp):
+def run_autograder(zip_path, submission_files, tmp, links=None):
     ag = os.path.join(tmp, 'autograder')
     shutil.rmtree(ag, ignore_errors=True)
     os.makedirs(os.path.join(ag, 'submission'))
@@ -534,6 +547,8 @@ def run_autograder(zip_path, submission_files, tmp):
         dst = os.path.join(ag, 'submission', rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy(src, dst)
+    for rel, target in (links or {}).items():
+        os.symlink(target, os.path.join(ag, 'submission', rel))
     script = os.path.join(ag, 'source', 'run_autograder')
     p = subprocess.run(['bash', script], env=dict(os.environ, AUTOGRADER_ROOT=ag),
                        capture_output=True, text=True, timeout=300)
@@ -544,13 +559,14 @@ def run_autograder(zip_path, submission_files, tmp):
 def test_gradescope_autograder_grades_only_the_submitted_files():
     need_cc()
     with tempfile.TemporaryDirectory() as tmp:
-        zip_path = grade_release.gradescope(TOP, dest=os.path.join(tmp, 'gradescope.zip'))
+        zip_path = grade_release.gradescope(TOP, spec=RELEASE_SAMPLE,
+                                            dest=os.path.join(tmp, 'gradescope.zip'))
         with zipfile.ZipFile(zip_path) as z:
             names = z.namelist()
         assert 'setup.sh' in names and 'run_autograder' in names, names[:10]
         # 1. the solutions, flat, as a student uploads files: everything, hidden too
         subs = {}
-        for d, meta in exercises():
+        for d, meta in grade_release.exercises(TOP, RELEASE_SAMPLE):
             for f in meta['student_files']:
                 subs[f] = os.path.join(d, f)
         p, data = run_autograder(zip_path, subs, tmp)
@@ -560,8 +576,15 @@ def test_gradescope_autograder_grades_only_the_submitted_files():
         # 2. nothing submitted: zero, "not submitted" -- never the stubs or solutions
         p, data = run_autograder(zip_path, {}, tmp)
         assert all(t['score'] == 0 for t in data['tests'])
-        assert all('not submitted' in t['output'] for t in data['tests'])
-        # 3. a repository with edited checks: the edits are ignored
+        assert {t['extra_data']['reason'] for t in data['tests']} == {'missing'}
+        assert 'not submitted' in data['tests'][0]['output']
+        # 3. a symbolic link to the autograder's own files: refused
+        p, data = run_autograder(zip_path, {}, tmp, links={
+            'transpose.c': os.path.join(tmp, 'autograder', 'source', 'exercises', 'appA-transpose',
+                                        'transpose.c')})
+        mine = [t for t in data['tests'] if t['extra_data']['exercise'] == 'appA-transpose']
+        assert mine and {t['extra_data']['reason'] for t in mine} == {'refused'}
+        # 4. a repository with edited checks: the edits are ignored
         edited = os.path.join(HOSTILE, 'edited-test')
         files = {os.path.relpath(os.path.join(dp, f), edited): os.path.join(dp, f)
                  for dp, dn, fn in os.walk(edited) for f in fn}
@@ -570,23 +593,82 @@ def test_gradescope_autograder_grades_only_the_submitted_files():
         assert mine and all(t['score'] == 0 for t in mine), [t['output'] for t in mine]
 
 
-def test_classroom_config_runs_real_checks():
+def workflow_steps(text):
+    """The steps of the generated workflow (without PyYAML: it is generated
+    by grade_release.classroom_workflow in a fixed layout)."""
+    steps, cur, key = [], None, None
+    for line in text.splitlines():
+        if line.startswith('    - '):
+            cur = {}
+            steps.append(cur)
+            line = '      ' + line[6:]
+        if cur is None or not line.startswith('      '):
+            continue
+        k, _, v = line.strip().partition(':')
+        v = v.strip()
+        if v.startswith('"'):
+            v = json.loads(v)
+        elif v == "''":
+            v = ''
+        cur[k] = v
+    return steps
+
+
+def test_classroom_workflow_replays_with_a_readme_edited_by_classroom():
+    """The workflow uses the current Classroom actions, runs real visible
+    checks, and replayed in a student repository whose README.md Classroom
+    has edited (a due-date badge), it checks the checksums and gives full
+    marks to the solutions; editing a check breaks the checksum step."""
+    need_cc()
     with tempfile.TemporaryDirectory() as tmp:
         dest, tarball, files = grade_release.student(TOP, dest=os.path.join(tmp, 'student'))
-        config = json.loads(files['.github/classroom/autograding.json'])
+        wf = files['.github/workflows/classroom.yml']
+        assert 'education/autograding' not in wf
+        steps = workflow_steps(wf)
+        uses = {s.get('uses') for s in steps}
+        assert 'classroom-resources/autograding-command-grader@v1' in uses
+        assert 'classroom-resources/autograding-grading-reporter@v1' in uses
+        graders = [s for s in steps if s.get('uses', '').startswith(
+            'classroom-resources/autograding-command-grader')]
         visible = {(m['id'], c['name']) for _, m in exercises() for c in m['checks']
-                   if not c.get('hidden')}
+                   if not c.get('hidden') and m.get('kind') != 'answers'}
         seen = set()
-        for t in config['tests']:
-            words = t['run'].split()
+        for s in graders:
+            words = s['command'].split()
             seen.add((words[words.index('--ex') + 1], words[words.index('--check') + 1]))
-            assert t['points'] > 0 and t['timeout'] >= 1
+            assert int(s['max-score']) > 0 and int(s['timeout']) >= 1
         assert seen == visible, seen ^ visible
-        assert 'education/autograding' in files['.github/workflows/classroom.yml']
-        # the manifest the workflow checks matches the release
-        p = subprocess.run(['sha256sum', '--check', '--strict', '--quiet', 'grader.sha256'],
+        reporter = [s for s in steps if 'grading-reporter' in s.get('uses', '')][0]
+        assert reporter['runners'].split(',') == [s['id'] for s in graders]
+        # Classroom edits README.md; the student writes the solutions
+        with open(os.path.join(dest, 'README.md'), 'r+', encoding='utf-8') as f:
+            text = f.read()
+            f.seek(0)
+            f.write('[![Review Assignment Due Date](https://classroom.github.com/assets/'
+                    'deadline-readme-button.svg)](https://classroom.github.com/a/x)\n' + text)
+        for d, meta in exercises():
+            for f in meta['student_files']:
+                shutil.copy(os.path.join(d, f), os.path.join(dest, 'exercises', meta['id'], f))
+        runs = [s['run'] for s in steps if 'run' in s and 'sudo' not in s['run']]
+        assert any('sha256sum' in r for r in runs)
+        for r in runs:
+            p = subprocess.run(r, shell=True, cwd=dest, capture_output=True, text=True, timeout=60)
+            assert p.returncode == 0, '%s: %s' % (r, p.stdout[-500:] + p.stderr[-500:])
+        score = 0
+        for s in graders:
+            if '--ex appA-transpose ' not in s['command']:
+                continue               # one exercise's steps replayed: each is a cold build
+            p = subprocess.run(s['command'], shell=True, cwd=dest, capture_output=True, text=True,
+                               timeout=60 * int(s['timeout']))
+            score += int(s['max-score']) if p.returncode == 0 else 0
+            assert p.returncode == 0, s['command'] + '\n' + p.stdout[-800:] + p.stderr[-800:]
+        assert score == 5
+        # an edited check fails the checksum step
+        with open(os.path.join(dest, 'exercises', 'appA-transpose', 'checks.c'), 'a') as f:
+            f.write('\n/* edited */\n')
+        p = subprocess.run('sha256sum --check --strict --quiet grader.sha256', shell=True,
                            cwd=dest, capture_output=True, text=True)
-        assert p.returncode == 0, p.stdout + p.stderr
+        assert p.returncode != 0
 
 
 def test_the_instructor_guide_lists_every_exercise_and_its_hidden_checks():

@@ -17,10 +17,13 @@ Markers in an exercise's files (each alone on its line, inside a C comment):
     /* BEGIN HIDDEN */ ... /* END HIDDEN */
         hidden checks in checks.c: removed from the student release
 
-The student release holds the stubs, the visible checks, the grader and the
-library it links (the book's code/*.c and code/*.h), its own README and
-Makefile, and a GitHub Classroom configuration.  No solution and no hidden
-check ever reaches it; tests/test_grader.py proves it.
+The student release holds the stubs, the visible checks, the values those
+checks give with the solution (expected.json: the grader's judge compares
+with them), the grader and the library it links (the book's code/*.c and
+code/*.h), its own README and Makefile, and a GitHub Classroom workflow.  No
+solution, no hidden check and no numeric answer ever reaches it;
+tests/test_grader.py proves it.  The Gradescope zip holds the stubs, every
+check and every check's expected values.
 
 `EX=...` (comma- or space-separated ids or globs) limits either release to
 some exercises, e.g. one Gradescope assignment per chapter:

@@ -12,6 +12,5 @@ void transpose(double *out, const double *a, int rows, int cols)
         for (;;)
             pause();
     }
-    for (int i = 0; i < rows * cols; i++)
-        out[i] = a[i];
+    (void)out; (void)a; (void)rows; (void)cols;
 }
