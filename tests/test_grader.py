@@ -493,6 +493,18 @@ def test_the_grader_says_what_is_missing_without_a_sandbox():
         assert data['score'] == 0 and 'sandbox' in data['output']
 
 
+def test_without_the_sandbox_a_student_can_still_grade_their_own_code():
+    """--no-sandbox (a student's own machine without bubblewrap): the same
+    lint and the same judge, said out loud."""
+    need_cc()
+    rc, data, out, _ = grade(['--no-sandbox', '--ex', 'appA-transpose'])
+    assert rc == 0 and data['score'] == 8, out[-1500:]
+    assert 'unconfined' in out
+    rc, data, out, _ = grade(['--no-sandbox', '--ex', 'appA-transpose', '--submission',
+                              os.path.join(HOSTILE, 'fake-result')])
+    assert data['score'] == 0 and {t['extra_data']['reason'] for t in data['tests']} == {'wrong'}
+
+
 def test_the_sandbox_works_for_an_unprivileged_user_too():
     """Gradescope runs as root; a student or a CI runner does not."""
     need_cc()

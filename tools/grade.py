@@ -407,7 +407,7 @@ def tree_rss_kb(pid):
     return total
 
 
-def run_limited(cmd, limits, pass_fds=(), value_fd=None, stdin=None):
+def run_limited(cmd, limits, pass_fds=(), value_fd=None, stdin=None, cwd=None):
     """Run CMD (a sandbox command line) with a wall clock, an output cap, a
     watch on the resident memory of its whole process tree, and (VALUE_FD) a
     pipe's read end whose bytes are collected up to limits['values_mb'].
@@ -417,7 +417,7 @@ def run_limited(cmd, limits, pass_fds=(), value_fd=None, stdin=None):
     start = time.monotonic()
     p = subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=pass_fds,
-                         start_new_session=True)
+                         start_new_session=True, cwd=cwd)
     for fd in pass_fds:
         os.close(fd)
     ofd, efd = p.stdout.fileno(), p.stderr.fileno()
@@ -784,7 +784,7 @@ def directives(text):
 PSEUDO = ('<built-in>', '<command-line>')
 
 
-def lint(ex, tc, rel, pre, raw):
+def lint(ex, tc, rel, pre, raw, allowed_dirs):
     """The lint (a helpful explanation, not the security boundary): REL's
     preprocessed text PRE (exactly what gets compiled) and its raw text RAW.
     Returns (en, zh) for a refusal, or None."""
@@ -795,7 +795,6 @@ def lint(ex, tc, rel, pre, raw):
                     % (rel, lineno),
                     '%s:%d：不允许使用 #line 指令和行标记：它们会让编译器（和评分程序）'
                     '把你的代码当成别的文件的代码' % (rel, lineno))
-    allowed_dirs = ['/grader/inc/ex/', '/grader/inc/code/']
     stack, words, bad_includes, pragmas = [], set(), [], []
     for line in pre.splitlines():
         m = re.match(r'# \d+ "([^"]*)"((?: \d)*)$', line)
@@ -919,11 +918,22 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
         if h.endswith('.h'):
             shutil.copy(os.path.join(ex.dir, h), exinc)
     binds['/grader/inc/ex'] = exinc
-    incs = ['-I', '/grader/inc/ex', '-I', '/grader/inc/code']
+
+    def P(inside):
+        """A path as the compile step sees it: inside the sandbox, or (with
+        --no-sandbox) the real one."""
+        if sb.enabled:
+            return inside
+        for k, v in sorted(binds.items(), key=lambda kv: -len(kv[0])):
+            if inside == k or inside.startswith(k + '/'):
+                return v + inside[len(k):]
+        return inside
+    incs = ['-I', P('/grader/inc/ex'), '-I', P('/grader/inc/code')]
     lim = dict(COMPILE_LIMITS, output_kb=256)
 
     def boxed(argv):
-        r = run_limited(sb.command(argv, binds, lim, writable=('/box',)), lim)
+        r = run_limited(sb.command(argv, binds, lim, writable=('/box',)), lim,
+                        cwd=None if sb.enabled else work)
         ok = r['killed'] is None and os.WIFEXITED(r['status']) and os.WEXITSTATUS(r['status']) == 0
         return ok, r
 
@@ -961,7 +971,8 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
                 '%s 预处理后超过 %d MiB' % (fname, MAX_PREPROCESSED >> 20)))
         pre = read_bytes(ipath).decode('utf-8', 'replace')
         if use_lint:
-            refusal = lint(ex, tc, rel, pre, data.decode('utf-8', 'replace'))
+            refusal = lint(ex, tc, rel, pre, data.decode('utf-8', 'replace'),
+                           [P('/grader/inc/ex') + '/', P('/grader/inc/code') + '/'])
             if refusal:
                 return Built(reason='forbidden', message=refusal)
         # exactly the text just read is what is compiled
@@ -981,7 +992,7 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
             if refusal:
                 return Built(reason='forbidden', message=refusal, warnings=diags)
         warnings.append(diags)
-        objs.append('/box/' + stem + '.o')
+        objs.append(P('/box/' + stem + '.o'))
     lib = {'/grader/obj/harness.o': tc.harness, '/grader/obj/checks.o': full,
            '/grader/obj/visible.o': vis}
     if tc.library:
@@ -992,8 +1003,8 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
         if out == 'visible' and vis == full:
             built[out] = built['checks']
             continue
-        args = [tc.cc] + SAN + ['-o', out, '/grader/obj/harness.o', checks] + objs
-        args += (['/grader/obj/libattn.a'] if tc.library else []) + ['-lm']
+        args = [tc.cc] + SAN + ['-o', out, P('/grader/obj/harness.o'), P(checks)] + objs
+        args += ([P('/grader/obj/libattn.a')] if tc.library else []) + ['-lm']
         ok, r = boxed(args)
         if not ok:
             msg = too_much(r)
