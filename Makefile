@@ -244,6 +244,7 @@ help:
 	@echo '  grade         grade every exercise (EX=<id> grades one); LANG=zh or en picks the feedback'
 	@echo '  student       the student release: build/student/ and build/student.tar.gz'
 	@echo '  gradescope    the Gradescope autograder: build/gradescope.zip'
+	@echo '  bench-grade   how long grading takes (every exercise, one), against its budgets'
 	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
 	@echo '  test          everything, then all tests under pytest -n 2 (PYTEST_ARGS="-k NAME": a subset)'
 	@echo '  check-lang    every Chinese passage has its English partner and back'

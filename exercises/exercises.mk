@@ -5,6 +5,7 @@
 #                      checks, the grader and the library it links
 # make gradescope      build/gradescope.zip: the Gradescope autograder
 # make test-grader     the grader's own tests (also part of make test)
+# make bench-grade     how long grading takes, against its budgets (30 s, 5 s)
 # See exercises/INSTRUCTOR.md.
 grade:
 	$(Q)$(PYTHON) tools/grade.py $(if $(EX),--ex '$(EX)')
@@ -19,4 +20,8 @@ test-grader:
 	$(call msg,TEST,tests/test_grader.py)
 	$(Q)$(PYTHON) -m pytest -n 2 tests/test_grader.py
 
-.PHONY: grade student gradescope test-grader
+bench-grade:
+	$(call msg,BENCH,grading: every exercise and one, cold and warm)
+	$(Q)$(PYTHON) tools/grade_bench.py
+
+.PHONY: grade student gradescope test-grader bench-grade

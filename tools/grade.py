@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The book's exercise grader: build each exercise's checks with the student's
-C file, run every check in its own limited process, and report.
+C file in a sandbox, run every check in its own sandboxed process, and judge
+the values it produced against the instructor's solution's, here.
 
     tools/grade.py                       grade every exercise in exercises/
     tools/grade.py --ex appA-transpose   grade one (several: comma- or space-
@@ -17,14 +18,29 @@ when the student's code crashes.  Exit status 0 only on a full score.
 Feedback language: --lang zh|en|both, else $GRADE_LANG, else $LANG (zh_* gives
 Chinese, en_* English); anything else gives both.
 
-Each check runs as `checks NAME ATOL RTOL` in its own process group with a
-CPU-time limit (ulimit -t), a wall-clock limit, AddressSanitizer's memory
-limits (hard_rss_limit_mb, max_allocation_size_mb; RLIMIT_AS and RLIMIT_DATA
-break ASan's shadow memory) plus the grader's own watch on the resident size,
-and an output cap.  A result counts only if it carries the run's secret token
-(see exercises/harness/harness.c) and the process then exits with status 0.
+How a submission is graded (exercises/INSTRUCTOR.md has the threat model):
 
-Python standard library only.
+  1. Only regular files, found inside the submission directory (no symbolic
+     link, no path that leaves it), at most 1 MiB, are copied into a fresh
+     scratch directory of their own.
+  2. In the sandbox (bubblewrap: user, PID, mount, network, IPC and UTS
+     namespaces; the system read-only; only the scratch directory writable;
+     limits on CPU, memory, processes, open files and file size) the student's
+     file is preprocessed under the real flags.  The lint reads exactly that
+     preprocessed text, and exactly that text is compiled (again in the
+     sandbox) and linked with the harness, the checks and the book's library.
+  3. Each check runs in a sandbox of its own (the scratch directory is not in
+     it, nor is anything of the grader) as `checks --emit 3 NAME ATOL RTOL`:
+     the harness writes every value the check hands to expect_*() to fd 3.
+     When the check's process ends, the whole sandbox (every process it
+     started) is killed.
+  4. The same checks linked with the instructor's solution (never with
+     student code) produce the expected values, and verify them against the
+     checks' own expected values.  This process compares the two streams under
+     the exercise's tolerance.  Malformed, truncated, flooded or missing
+     values fail the check with a message saying so.
+
+Python standard library only; the sandbox needs bubblewrap (`bwrap`).
 """
 import argparse
 import concurrent.futures
@@ -34,12 +50,13 @@ import json
 import math
 import os
 import re
-import secrets
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -55,43 +72,71 @@ SAN = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all',
 DEFAULT_LIMITS = {
     'cpu_seconds': 2,       # RLIMIT_CPU of one check
     'wall_seconds': 10,     # wall clock of one check
-    'memory_mb': 512,       # resident memory of one check (ASan's hard_rss_limit_mb)
+    'memory_mb': 512,       # resident memory of one check's sandbox (ASan + the grader's watch)
     'alloc_mb': 256,        # largest single allocation (ASan's max_allocation_size_mb)
     'output_kb': 64,        # stdout + stderr of one check
+    'values_mb': 16,        # the values a check's run may write to the grader
+    'processes': 16,        # RLIMIT_NPROC inside one sandbox (threads count)
+    'open_files': 64,       # RLIMIT_NOFILE
+    'file_mb': 8,           # RLIMIT_FSIZE of a check (compile steps: 64)
 }
+COMPILE_LIMITS = {'cpu_seconds': 10, 'wall_seconds': 30, 'memory_mb': 1024,
+                  'processes': 32, 'open_files': 256, 'file_mb': 64}
+MAX_SOURCE = 1 << 20         # bytes of one submitted file
+MAX_PREPROCESSED = 16 << 20  # bytes of its preprocessed text
 
-# What a student's file may call besides the book's core library.  Anything
-# else (files, processes, signals, the environment, raw system calls) is
-# refused before the code runs.
+# What a student's file may call besides the book's core library.  This is a
+# lint that explains, not the security boundary (the sandbox is): a file that
+# opens files, starts processes or changes signals is doing something no
+# exercise needs, and the message says so before anything runs.
 ALLOWED_EXTERNAL = set('''
-malloc calloc realloc free aligned_alloc abs labs llabs div ldiv qsort bsearch
-atoi atol atof strtod strtof strtold strtol strtoul strtoll strtoull rand srand
+malloc calloc realloc free aligned_alloc abs labs llabs div ldiv lldiv qsort bsearch
+atoi atol atoll atof strtod strtof strtold strtol strtoul strtoll strtoull rand srand
 exit abort _Exit
 memcpy memmove memset memcmp memchr strlen strcmp strncmp strcpy strncpy strcat
-strncat strchr strrchr strstr strspn strcspn
+strncat strchr strrchr strstr strspn strcspn strpbrk strtok
 printf fprintf puts putchar fputs fputc putc fwrite fflush snprintf sprintf
 vprintf vfprintf vsnprintf vsprintf stdout stderr
+__printf_chk __fprintf_chk __sprintf_chk __snprintf_chk __vfprintf_chk __vsnprintf_chk
+__memcpy_chk __memmove_chk __memset_chk __strcpy_chk __strcat_chk __strncpy_chk
 __assert_fail __stack_chk_fail __errno_location __ctype_b_loc __ctype_tolower_loc
 __ctype_toupper_loc toupper tolower _GLOBAL_OFFSET_TABLE_
+setjmp _setjmp __sigsetjmp longjmp _longjmp __longjmp_chk
+time clock difftime
+__muldc3 __divdc3 __mulsc3 __divsc3 __mulxc3 __divxc3
+__popcountdi2 __popcountsi2 __clzdi2 __ctzdi2 __paritydi2 __ffsdi2
+__powidf2 __powisf2 __powixf2
 '''.split())
 _MATH = '''acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp
 exp2 expm1 frexp ilogb ldexp log log10 log1p log2 logb modf scalbn scalbln cbrt
 fabs hypot pow sqrt erf erfc lgamma tgamma ceil floor nearbyint rint lrint llrint
 round lround llround trunc fmod remainder remquo copysign nan nextafter
-nexttoward fdim fmax fmin fma'''.split()
-ALLOWED_EXTERNAL |= {f + s for f in _MATH for s in ('', 'f', 'l')}
+nexttoward fdim fmax fmin fma sincos'''.split()
+_COMPLEX = '''cabs cacos cacosh carg casin casinh catan catanh ccos ccosh cexp cimag
+clog conj cpow cproj creal csin csinh csqrt ctan ctanh'''.split()
+ALLOWED_EXTERNAL |= {f + s for f in _MATH + _COMPLEX for s in ('', 'f', 'l')}
+ALLOWED_EXTERNAL |= {'__%s_finite' % f for f in _MATH}
+# what the sanitizers' instrumentation itself calls
+ALLOWED_PREFIXES = ('__asan_', '__ubsan_', '__sanitizer_')
 # Core-library functions that touch files: not needed by any exercise.
-DENIED_LIBRARY = {'mat_read', 'mat_load'}
+DENIED_LIBRARY = {'mat_read', 'mat_load', 'mat_write', 'mask_load', 'cli_init',
+                  'cli_long', 'cli_double', 'cli_name'}
+ALLOCATING = {'malloc', 'calloc', 'realloc', 'aligned_alloc', 'xcalloc', 'free'}
 
 STANDARD_HEADERS = set('''assert.h complex.h ctype.h errno.h fenv.h float.h
-inttypes.h iso646.h limits.h math.h stdalign.h stdarg.h stdbool.h stddef.h
-stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h'''.split())
+inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h stdalign.h stdarg.h
+stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h
+tgmath.h threads.h time.h uchar.h wchar.h wctype.h'''.split())
 FORBIDDEN_WORDS = re.compile(
     r'\b(asm|__asm|__asm__|__attribute__|__attribute|__declspec|__builtin_frame_address|'
     r'__builtin_return_address|__builtin_extract_return_addr|__builtin_apply|'
-    r'__builtin_longjmp|__builtin_setjmp|__builtin_trap|__builtin_unreachable)\b')
-FORBIDDEN_SECTIONS = ('.init_array', '.preinit_array', '.fini_array', '.ctors',
-                      '.dtors', '.init', '.fini')
+    r'__builtin_apply_args|__builtin_longjmp|__builtin_setjmp|__builtin_trap|'
+    r'__builtin_unreachable|__builtin___clear_cache)\b')
+# sections whose code runs before or after main; the sanitizers' own module
+# constructors live in .init_array.00099 / .fini_array.00099
+FORBIDDEN_SECTIONS = re.compile(r'^\.(preinit_array|init_array|fini_array|ctors|dtors|init|fini)'
+                                r'(\.\d+)?$')
+SANITIZER_SECTIONS = {'.init_array.00099', '.fini_array.00099'}
 
 SIGNALS = {
     signal.SIGSEGV: ('segmentation fault: a read or write through a bad pointer',
@@ -104,7 +149,6 @@ SIGNALS = {
 }
 
 
-# ---------------------------------------------------------------- language
 class Lang:
     def __init__(self, mode):
         self.mode = mode
@@ -154,6 +198,15 @@ class Exercise:
         self.rtol = float(tol.get('rtol', 1e-9))
         self.limits = dict(DEFAULT_LIMITS, **meta.get('limits', {}))
         self.checks = meta['checks']
+        self.kind = meta.get('kind', 'code')          # 'answers': numeric answers
+        # the book's functions that would solve the exercise outright
+        self.forbidden = set(meta.get('forbidden', []))
+        # "No allocation" in the contract: no allocating function may be called
+        self.no_alloc = bool(meta.get('no_alloc', False))
+        # in a release: the checks' values come from expected.json, not a solution
+        self.expected_file = os.path.join(path, 'expected.json')
+        # in the student release, numeric answers are checked only by the course's grader
+        self.answers_elsewhere = bool(meta.get('answers_checked_elsewhere', False))
         # headers of the book's library the exercise builds on (e.g. layernorm.h):
         # an exercise whose chapter's code is not in code/ yet is left out
         self.requires = meta.get('requires', [])
@@ -196,20 +249,251 @@ def select_exercises(exercises, spec):
     return chosen
 
 
+
+# ---------------------------------------------------------------- submissions
+class Refused(Exception):
+    """A submitted file the grader will not take, with the reason in both languages."""
+
+    def __init__(self, en, zh):
+        super().__init__(en)
+        self.en, self.zh = en, zh
+
+
+def _safe_path(sub, rel):
+    """SUB/REL if every component is a real directory or (the last) a regular
+    file, none a symbolic link, all inside SUB; else None."""
+    path = sub
+    parts = [p for p in rel.split(os.sep) if p]
+    for i, part in enumerate(parts):
+        if part in ('.', '..'):
+            return None
+        path = os.path.join(path, part)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None
+        last = i == len(parts) - 1
+        if stat.S_ISLNK(st.st_mode):
+            raise Refused('%s is a symbolic link: submit the file itself' % rel,
+                          '%s 是符号链接：请提交文件本身' % rel)
+        if last and not stat.S_ISREG(st.st_mode):
+            return None
+        if not last and not stat.S_ISDIR(st.st_mode):
+            return None
+    return path
+
+
 def find_submitted(sub, ex, fname):
     """The student's FNAME for EX in the submission directory SUB, or None.
-    Looked for as exercises/ID/FNAME, ID/FNAME, FNAME, then anywhere by name."""
+    Looked for as exercises/ID/FNAME, ID/FNAME, FNAME, then anywhere by name;
+    never through a symbolic link.  Raises Refused for a link or a file too big."""
+    sub = os.path.realpath(sub)
+    found = None
     for rel in (os.path.join('exercises', ex.id, fname), os.path.join(ex.id, fname), fname):
-        p = os.path.join(sub, rel)
-        if os.path.isfile(p) and not os.path.islink(p):
-            return p
-    hits = []
-    for dirpath, dirnames, filenames in os.walk(sub):
-        dirnames[:] = [d for d in dirnames if not d.startswith('.')]
-        if fname in filenames:
-            hits.append(os.path.join(dirpath, fname))
-    hits = [h for h in hits if not os.path.islink(h)]
-    return min(hits, key=lambda h: (len(h), h)) if hits else None
+        found = _safe_path(sub, rel)
+        if found:
+            break
+    if not found:
+        hits = []
+        for dirpath, dirnames, filenames in os.walk(sub):      # does not follow links
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith('.'))
+            if fname in filenames:
+                hits.append(os.path.relpath(os.path.join(dirpath, fname), sub))
+        for rel in sorted(hits, key=lambda h: (len(h), h)):
+            found = _safe_path(sub, rel)
+            if found:
+                break
+    return found
+
+
+def read_submitted(path, fname):
+    """The bytes of a submitted regular file, opened without following links."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_NONBLOCK', 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused('%s is not a regular file' % fname, '%s 不是普通文件' % fname)
+        data = os.read(fd, MAX_SOURCE + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SOURCE:
+        raise Refused('%s is larger than 1 MiB' % fname, '%s 超过 1 MiB' % fname)
+    return data
+
+
+# ---------------------------------------------------------------- sandbox
+class SandboxUnavailable(Exception):
+    pass
+
+
+class Sandbox:
+    """bubblewrap: a fresh user, PID, mount, network, IPC and UTS namespace for
+    every command; /usr (and the merged-/usr links) read-only, a private /tmp,
+    its own /proc and a minimal /dev; only the directories given are visible.
+    Limits (prlimit) on CPU, processes, open files, file size and core dumps.
+    --die-with-parent and the PID namespace end every process of the command
+    when its first process ends or the grader goes."""
+
+    def __init__(self, enabled=True):
+        self.enabled = enabled
+        self.bwrap = os.environ.get('GRADE_BWRAP') or shutil.which('bwrap')
+        self.prlimit = shutil.which('prlimit')
+        if not enabled:
+            return
+        missing = [n for n, p in (('bwrap (Debian package bubblewrap)', self.bwrap),
+                                  ('prlimit (Debian package util-linux)', self.prlimit)) if not p]
+        if missing:
+            raise SandboxUnavailable('the sandbox needs %s' % ' and '.join(missing))
+        self.base = [self.bwrap, '--unshare-all', '--die-with-parent', '--new-session',
+                     '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000',
+                     '--hostname', 'grader', '--clearenv',
+                     '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'LANG', 'C.UTF-8',
+                     '--ro-bind', '/usr', '/usr', '--proc', '/proc', '--dev', '/dev',
+                     '--size', str(64 << 20), '--tmpfs', '/tmp']
+        for d in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
+            p = '/' + d
+            if os.path.islink(p):
+                self.base += ['--symlink', os.readlink(p), p]
+            elif os.path.isdir(p):
+                self.base += ['--ro-bind', p, p]
+        for f in ('/etc/ld.so.cache', '/etc/alternatives'):
+            if os.path.exists(f):
+                self.base += ['--ro-bind', f, f]
+        p = subprocess.run(self.command(['/bin/true'], {}, COMPILE_LIMITS),
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise SandboxUnavailable(
+                'bubblewrap cannot start a sandbox here: %s (it needs user namespaces: as '
+                'root it always works; as another user the kernel must allow unprivileged '
+                'user namespaces, e.g. sysctl kernel.unprivileged_userns_clone=1, or on '
+                'Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0)'
+                % (p.stderr.strip().splitlines() or ['exit status %d' % p.returncode])[-1])
+
+    def command(self, argv, binds, limits, cwd='/box', env=None, writable=()):
+        """The command line running ARGV in a sandbox.  BINDS: {inside: outside}
+        mounted read-only, except those in WRITABLE."""
+        lim = ['--cpu=%d:%d' % (math.ceil(limits['cpu_seconds']), math.ceil(limits['cpu_seconds']) + 1),
+               '--nproc=%d' % limits['processes'], '--nofile=%d' % limits['open_files'],
+               '--fsize=%d' % (limits['file_mb'] << 20), '--core=0']
+        if not self.enabled:
+            return [self.prlimit or 'prlimit'] + lim + ['--'] + list(argv)
+        cmd = list(self.base)
+        for inside, outside in sorted(binds.items()):
+            cmd += ['--bind' if inside in writable else '--ro-bind', outside, inside]
+        if '/box' not in binds:
+            cmd += ['--dir', '/box']
+        for k, v in sorted((env or {}).items()):
+            cmd += ['--setenv', k, v]
+        cmd += ['--chdir', cwd, '--', self.prlimit] + lim + ['--'] + list(argv)
+        return cmd
+
+
+def tree_rss_kb(pid):
+    """Resident memory of PID and all its descendants, in KiB."""
+    total, todo, seen = 0, [pid], set()
+    while todo and len(seen) < 512:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open('/proc/%d/statm' % p) as f:
+                total += int(f.read().split()[1]) * (os.sysconf('SC_PAGE_SIZE') // 1024)
+            for tid in os.listdir('/proc/%d/task' % p):
+                with open('/proc/%d/task/%s/children' % (p, tid)) as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def run_limited(cmd, limits, pass_fds=(), value_fd=None, stdin=None, cwd=None):
+    """Run CMD (a sandbox command line) with a wall clock, an output cap, a
+    watch on the resident memory of its whole process tree, and (VALUE_FD) a
+    pipe's read end whose bytes are collected up to limits['values_mb'].
+    Returns a dict: status, rusage, out, err, values, killed, seconds."""
+    cap = limits.get('output_kb', 1024) * 1024
+    vcap = limits.get('values_mb', 16) << 20
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=pass_fds,
+                         start_new_session=True, cwd=cwd)
+    for fd in pass_fds:
+        os.close(fd)
+    ofd, efd = p.stdout.fileno(), p.stderr.fileno()
+    streams = {ofd: bytearray(), efd: bytearray()}
+    if value_fd is not None:
+        streams[value_fd] = bytearray()
+    open_fds = set(streams)
+    killed = None
+    status = rusage = None
+    last_watch = 0.0
+
+    def kill(why):
+        nonlocal killed
+        if killed is None:
+            killed = why
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    while True:
+        if status is None:
+            pid, st, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                status, rusage = st, ru
+        if status is not None and not open_fds:
+            break
+        now = time.monotonic()
+        elapsed = now - start
+        if status is None:
+            if elapsed > limits['wall_seconds']:
+                kill('timeout')
+            if now - last_watch > 0.05:
+                last_watch = now
+                if tree_rss_kb(p.pid) > limits['memory_mb'] * 1024 * 3 // 2:
+                    kill('memory')
+        elif elapsed > limits['wall_seconds'] + 2:   # ended, but a pipe stays open
+            break
+        ready = select.select(list(open_fds), [], [], 0.02)[0] if open_fds else []
+        if not open_fds:
+            time.sleep(0.005)
+        for fd in ready:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b''
+            if not chunk:
+                open_fds.discard(fd)
+                continue
+            buf = streams[fd]
+            if fd == value_fd:
+                if len(buf) + len(chunk) > vcap:
+                    kill('values')
+                    open_fds.discard(fd)
+                else:
+                    buf.extend(chunk)
+                continue
+            room = cap - (len(streams[ofd]) + len(streams[efd]))
+            buf.extend(chunk[:max(room, 0)])
+            if len(chunk) > room:
+                kill('output')
+                open_fds.discard(ofd)
+                open_fds.discard(efd)
+    if status is None:
+        kill(killed or 'timeout')
+        pid, status, rusage = os.wait4(p.pid, 0)
+    p.returncode = 0        # reaped by wait4 above: keep Popen from waiting again
+    p.stdout.close()
+    p.stderr.close()
+    if value_fd is not None:
+        os.close(value_fd)
+    return {'status': status, 'rusage': rusage, 'killed': killed,
+            'out': bytes(streams[ofd]).decode('utf-8', 'replace'),
+            'err': bytes(streams[efd]).decode('utf-8', 'replace'),
+            'values': bytes(streams[value_fd]) if value_fd is not None else b'',
+            'seconds': round(time.monotonic() - start, 3)}
 
 
 # ---------------------------------------------------------------- building
@@ -232,22 +516,42 @@ def run_tool(args, cwd=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
+HIDDEN_MARKERS = ('BEGIN ' + 'HIDDEN', 'END ' + 'HIDDEN')   # not spelled out: releases hold none
+
+
+def strip_hidden_checks(text):
+    """checks.c without its hidden blocks (between the HIDDEN markers)."""
+    out, inside = [], False
+    for line in text.split('\n'):
+        if HIDDEN_MARKERS[0] in line:
+            inside = True
+        elif HIDDEN_MARKERS[1] in line:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return '\n'.join(out)
+
+
 class Toolchain:
-    """The objects every exercise links: the harness (no sanitizers) and the
-    book's library code/*.c (with sanitizers), built once and cached by the
-    hash of their sources."""
+    """What the grader builds from its own sources, never from a submission:
+    the harness, the book's library, each exercise's checks (all of them, and
+    the visible ones alone), each reference solution and the values it gives.
+    Built outside the sandbox (no student code is involved) and cached by the
+    hash of everything that goes in; nothing a submission does reaches it."""
 
     def __init__(self, root, build, pool):
         self.root = root
         self.build = build
         self.cache = os.path.join(build, 'cache')
         os.makedirs(self.cache, exist_ok=True)
+        self.cc = os.path.realpath(shutil.which(CC) or CC)
         self.code = os.path.join(root, 'code')
         self.harness_dir = os.path.join(root, 'exercises', 'harness')
         headers = sorted([os.path.join(self.code, f) for f in os.listdir(self.code)
                           if f.endswith('.h')] + [os.path.join(self.harness_dir, 'grade.h')])
-        # the grader itself is part of every key: new screening rules rebuild
-        self.header_hash = sha(read_bytes(os.path.abspath(__file__)),
+        self.headers = headers
+        # the grader itself is part of every key: new rules rebuild
+        self.header_hash = sha(read_bytes(os.path.abspath(__file__)), self.cc,
                                *[read_bytes(h) for h in headers])
         self.lib_srcs = sorted(os.path.join(self.code, f) for f in os.listdir(self.code)
                                if f.endswith('.c') and not re.match(r'(ch|app)', f))
@@ -258,30 +562,50 @@ class Toolchain:
         objs = [j.result() for j in jobs]
         self.harness = objs[0]
         self.library = self.archive(objs[1:])
-        self.library_symbols = self.defined_symbols(objs[1:]) - DENIED_LIBRARY
+        self.library_symbols = self.defined_symbols(objs[1:])
+        # the public headers a student's file may include, staged read-only
+        self.inc = os.path.join(self.cache, 'inc-' + self.header_hash)
+        if not os.path.isdir(self.inc):
+            tmp = self.inc + '.tmp%d' % os.getpid()
+            os.makedirs(os.path.join(tmp, 'code'))
+            for h in headers:
+                if os.path.dirname(h) == self.code:
+                    shutil.copy(h, os.path.join(tmp, 'code'))
+            try:
+                os.rename(tmp, self.inc)
+            except OSError:
+                shutil.rmtree(tmp, ignore_errors=True)
 
-    def compile(self, src, flags, incs, deps=()):
-        key = sha(read_bytes(src), self.header_hash, CC, *flags, *incs,
-                  *[read_bytes(d) for d in deps])
-        obj = os.path.join(self.cache, '%s-%s.o' % (os.path.basename(src)[:-2], key))
+    def compile(self, src, flags, incs, deps=(), text=None, name=None):
+        data = text.encode() if text is not None else read_bytes(src)
+        key = sha(data, self.header_hash, *flags, *incs, *[read_bytes(d) for d in deps])
+        obj = os.path.join(self.cache, '%s-%s.o' % (name or os.path.basename(src)[:-2], key))
         if not os.path.exists(obj):
-            rc, out, err = run_tool([CC] + flags + incs + ['-c', src, '-o', obj + '.tmp'])
+            tmp = obj + '.tmp%d' % os.getpid()
+            if text is not None:
+                srcfile = tmp + '.c'
+                with open(srcfile, 'w', encoding='utf-8') as f:
+                    f.write(text)
+            else:
+                srcfile = src
+            rc, out, err = run_tool([self.cc] + flags + incs + ['-c', srcfile, '-o', tmp])
+            if text is not None:
+                os.unlink(srcfile)
             if rc != 0:
                 raise RuntimeError('cannot compile %s:\n%s' % (src, err))
-            os.replace(obj + '.tmp', obj)
+            os.replace(tmp, obj)
         return obj
 
     def archive(self, objs):
-        key = sha(*objs)
-        lib = os.path.join(self.cache, 'libattn-%s.a' % key)
+        if not objs:
+            return None
+        lib = os.path.join(self.cache, 'libattn-%s.a' % sha(*objs))
         if not os.path.exists(lib):
-            if objs:
-                rc, out, err = run_tool(['ar', 'rcs', lib + '.tmp'] + objs)
-                if rc != 0:
-                    raise RuntimeError('ar: ' + err)
-                os.replace(lib + '.tmp', lib)
-            else:
-                lib = None
+            tmp = lib + '.tmp%d' % os.getpid()
+            rc, out, err = run_tool(['ar', 'rcs', tmp] + objs)
+            if rc != 0:
+                raise RuntimeError('ar: ' + err)
+            os.replace(tmp, lib)
         return lib
 
     @staticmethod
@@ -295,21 +619,97 @@ class Toolchain:
                     names.add(f[0])
         return names
 
+    def checks_objects(self, ex):
+        """(object of every check, object of the visible checks alone)."""
+        src = os.path.join(ex.dir, 'checks.c')
+        text = read_bytes(src).decode('utf-8')
+        deps = [os.path.join(ex.dir, h) for h in sorted(os.listdir(ex.dir)) if h.endswith('.h')]
+        incs = ['-I', ex.dir, '-I', self.harness_dir, '-I', self.code]
+        full = self.compile(src, STD + ['-Werror'] + SAN, incs, deps, name='checks-' + ex.id)
+        if HIDDEN_MARKERS[0] not in text:
+            return full, full
+        vis = self.compile(src, STD + ['-Werror'] + SAN, incs, deps, name='visible-' + ex.id,
+                           text='#line 1 "checks.c"\n' + strip_hidden_checks(text))
+        return full, vis
+
+    def expected(self, ex, limits):
+        """{check name: the records of the reference run} for EX: from the
+        exercise's expected.json (a release), else by building the checks with
+        the instructor's solution and running each check (cached).  Raises
+        RuntimeError if the solution fails one of the checks' own expectations."""
+        if os.path.isfile(ex.expected_file):
+            with open(ex.expected_file, encoding='utf-8') as f:
+                data = json.load(f)
+            return {k: decode_records(v.encode('latin-1')) for k, v in data['checks'].items()}
+        return {k: decode_records(v) for k, v in self.expected_raw(ex, limits).items()}
+
+    def expected_raw(self, ex, limits):
+        """{check name: bytes of the reference run's stream}, cached by hash."""
+        srcs = [os.path.join(ex.dir, f) for f in ex.student_files]
+        deps = [os.path.join(ex.dir, h) for h in sorted(os.listdir(ex.dir)) if h.endswith('.h')]
+        key = sha(self.header_hash, read_bytes(os.path.join(ex.dir, 'checks.c')),
+                  read_bytes(os.path.join(ex.dir, 'exercise.json')),
+                  read_bytes(os.path.join(self.harness_dir, 'harness.c')),
+                  *[read_bytes(s) for s in srcs + deps])
+        path = os.path.join(self.cache, 'expected-%s-%s.json' % (ex.id, key))
+        if os.path.exists(path):
+            with open(path, encoding='utf-8') as f:
+                return {k: v.encode('latin-1') for k, v in json.load(f).items()}
+        full, _ = self.checks_objects(ex)
+        incs = ['-I', ex.dir, '-I', self.code]
+        objs = [self.compile(s, STD + SAN, incs, deps, name='solution-' + ex.id) for s in srcs]
+        binary = os.path.join(self.cache, 'solution-%s-%s' % (ex.id, key))
+        if not os.path.exists(binary):
+            args = [self.cc] + SAN + ['-o', binary + '.tmp', self.harness, full] + objs
+            args += ([self.library] if self.library else []) + ['-lm']
+            rc, out, err = run_tool(args)
+            if rc != 0:
+                raise RuntimeError('cannot link the reference solution of %s:\n%s' % (ex.id, err))
+            os.replace(binary + '.tmp', binary)
+        out = {}
+        for c in ex.checks:
+            r, w = os.pipe()
+            res = run_limited(['/usr/bin/env', '-i', 'ASAN_OPTIONS=detect_leaks=0',
+                               binary, '--reference', str(w), c['name'],
+                               repr(float(c.get('atol', ex.atol))),
+                               repr(float(c.get('rtol', ex.rtol)))],
+                              dict(limits, wall_seconds=60, memory_mb=4096),
+                              pass_fds=(w,), value_fd=r)
+            code = os.WEXITSTATUS(res['status']) if os.WIFEXITED(res['status']) else None
+            try:
+                recs = decode_records(res['values'])
+            except ValueError as e:
+                raise RuntimeError('%s/%s: the reference run wrote bad values: %s'
+                                   % (ex.id, c['name'], e))
+            bad = [r for r in recs if r[0] == 'reference-fails']
+            if bad:
+                raise RuntimeError('the reference solution of %s fails its check %s: %s'
+                                   % (ex.id, c['name'], bad[0][2].decode('utf-8', 'replace')))
+            if code != 0 or not recs or recs[-1][0] != 'end':
+                raise RuntimeError('the reference solution of %s did not finish check %s '
+                                   '(status %s): %s' % (ex.id, c['name'], res['status'],
+                                                        res['err'][-1500:]))
+            out[c['name']] = res['values']
+        with open(path + '.tmp', 'w', encoding='utf-8') as f:
+            json.dump({k: v.decode('latin-1') for k, v in out.items()}, f)
+        os.replace(path + '.tmp', path)
+        return out
+
 
 class Built:
-    """The outcome of building one exercise: a binary, or the reason there is none."""
+    """The outcome of building one exercise: binaries, or the reason there are none."""
 
-    def __init__(self, binary=None, reason=None, message=None, warnings=''):
-        self.binary = binary
-        self.reason = reason          # None, 'missing', 'compile', 'forbidden', 'grader'
+    def __init__(self, binary=None, visible=None, reason=None, message=None, warnings=''):
+        self.binary = binary          # every check
+        self.visible = visible        # the visible checks alone (no hidden check's code)
+        self.reason = reason          # None, 'missing', 'compile', 'forbidden', 'refused', 'grader-build'
         self.message = message        # (en, zh) or None
         self.warnings = warnings
 
 
 def filter_diagnostics(text, allowed_prefixes):
     """Compiler messages located in the student's file or the grader's public
-    headers; messages from anywhere else are dropped (and counted), so an
-    #include of a hidden file can never show its lines."""
+    headers; messages from anywhere else are dropped (and counted)."""
     keep, out, dropped = True, [], 0
     loc = re.compile(r'^(?:In file included from |\s+from )?([^\s:][^:]*):(?:\d+:)*\s')
     for line in text.splitlines():
@@ -323,30 +723,90 @@ def filter_diagnostics(text, allowed_prefixes):
             out.append(line)
     if dropped:
         out.append('(%d message(s) from other files not shown)' % dropped)
-    return '\n'.join(out)
+    return '\n'.join(out[:200])
 
 
-def screen(ex, tc, src, rel, work):
-    """Refuse, before anything runs, a file that includes what it should not,
-    uses inline assembly or attributes, defines symbols the exercise does not
-    ask for, or calls functions outside the allowed set.  Returns Built with a
-    reason on refusal, else None (and the warnings)."""
-    incs = ['-I', ex.dir, '-I', tc.code]
-    rc, pre, err = run_tool([CC] + STD + incs + ['-E', rel], cwd=work)
-    # includes made from the student's file, and the student's own lines
-    allowed_dirs = [os.path.realpath(ex.dir), os.path.realpath(tc.code)]
+def directives(text):
+    """The preprocessing directives of C source TEXT, as (line number, name):
+    after the translation phases that could hide one (trigraphs, line splices,
+    comments; %: for #)."""
+    text = text.replace('??=', '#').replace('??/', '\\')
+    out, i, n, line = [], 0, len(text), 1
+    buf, buf_line = [], 1
+    at_start = True
+
+    def flush():
+        s = ''.join(buf).strip()
+        if s.startswith('#') or s.startswith('%:'):
+            rest = s[1:] if s.startswith('#') else s[2:]
+            m = re.match(r'\s*([A-Za-z_]\w*|\d+)?', rest)
+            out.append((buf_line, (m.group(1) or '') if m else ''))
+    while i < n:
+        c = text[i]
+        if c == '\\' and text.startswith('\n', i + 1):
+            i += 2
+            line += 1
+            continue
+        if c == '\n':
+            flush()
+            buf, buf_line = [], line + 1
+            line += 1
+            i += 1
+            continue
+        if text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            line += text.count('\n', i, j)
+            buf.append(' ')
+            i = j
+            continue
+        if text.startswith('//', i):
+            while i < n and text[i] != '\n':
+                if text[i] == '\\' and text.startswith('\n', i + 1):
+                    line += 1
+                    i += 1
+                i += 1
+            continue
+        if c in '"\'':
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            buf.append(text[i:j + 1])
+            i = j + 1
+            continue
+        buf.append(c)
+        i += 1
+    flush()
+    del at_start
+    return out
+
+
+PSEUDO = ('<built-in>', '<command-line>')
+
+
+def lint(ex, tc, rel, pre, raw, allowed_dirs):
+    """The lint (a helpful explanation, not the security boundary): REL's
+    preprocessed text PRE (exactly what gets compiled) and its raw text RAW.
+    Returns (en, zh) for a refusal, or None."""
+    for lineno, name in directives(raw):
+        if name == 'line' or name.isdigit():
+            return ('%s:%d: #line directives and line markers are not allowed: they would '
+                    'make the compiler (and the grader) think your code is someone else\'s'
+                    % (rel, lineno),
+                    '%s:%d：不允许使用 #line 指令和行标记：它们会让编译器（和评分程序）'
+                    '把你的代码当成别的文件的代码' % (rel, lineno))
     stack, words, bad_includes, pragmas = [], set(), [], []
     for line in pre.splitlines():
         m = re.match(r'# \d+ "([^"]*)"((?: \d)*)$', line)
         if m:
             fname, flags = m.group(1), m.group(2).split()
+            if fname.endswith('//') and not flags:      # -g: the working directory
+                continue
             if '1' in flags:
                 if stack and stack[-1] == rel:
-                    real = os.path.realpath(os.path.join(work, fname))
                     base = os.path.basename(fname)
-                    ok = (any(real.startswith(d + os.sep) for d in allowed_dirs)
-                          and base.endswith('.h')) or \
-                         (base in STANDARD_HEADERS and real.startswith('/usr/'))
+                    ok = (any(fname.startswith(d) for d in allowed_dirs) and base.endswith('.h')) \
+                        or (base in STANDARD_HEADERS and fname.startswith('/usr/'))
                     if not ok:
                         bad_includes.append(fname)
                 stack.append(fname)
@@ -355,11 +815,13 @@ def screen(ex, tc, src, rel, work):
                     stack.pop()
                 if not stack or stack[-1] != fname:
                     stack.append(fname)
+            elif not stack:
+                stack.append(fname)
+            elif stack[-1] == fname or fname in PSEUDO or stack[-1] in PSEUDO:
+                stack[-1] = fname
             else:
-                if not stack:
-                    stack.append(fname)
-                else:
-                    stack[-1] = fname
+                return ('%s: the file changes its own name for the compiler (a line marker)' % rel,
+                        '%s：文件对编译器改换了自己的名字（行标记）' % rel)
             continue
         if stack and stack[-1] == rel:
             if line.lstrip().startswith('#pragma'):
@@ -368,144 +830,323 @@ def screen(ex, tc, src, rel, work):
             for w in FORBIDDEN_WORDS.findall(line):
                 words.add(w)
     if bad_includes:
-        return Built(reason='forbidden', message=(
-            '#include of %s is not allowed: use the standard C headers and the '
-            "exercise's own header" % ', '.join(sorted(set(os.path.basename(b) for b in bad_includes))),
-            '不允许 #include %s：只能包含标准 C 头文件和本练习自己的头文件'
-            % ', '.join(sorted(set(os.path.basename(b) for b in bad_includes)))))
-    if rc != 0:
-        return Built(reason='compile', message=(
-            'did not compile (preprocessor):', '预处理失败：'),
-            warnings=filter_diagnostics(err, [rel]))
+        names = ', '.join(sorted(set(os.path.basename(b) for b in bad_includes)))
+        return ('#include of %s is not allowed: use the standard C headers, the book\'s '
+                "library headers and the exercise's own header" % names,
+                '不允许 #include %s：只能包含标准 C 头文件、本书库的头文件和本练习自己的头文件' % names)
     if words or pragmas:
         what = ', '.join(sorted(words) + pragmas)
-        return Built(reason='forbidden', message=(
-            'not allowed in an exercise file: %s' % what,
-            '练习文件中不允许使用：%s' % what))
-    # compile on its own, without sanitizers, to see its symbols and sections
-    obj = os.path.join(work, 'screen.o')
-    rc, out, err = run_tool([CC] + STD + incs + ['-O0', '-c', rel, '-o', obj], cwd=work)
-    diags = filter_diagnostics(err, [rel, ex.dir, tc.code, '/usr/'])
-    if rc != 0:
-        return Built(reason='compile', message=('did not compile:', '编译失败：'),
-                     warnings=diags)
-    rc, out, err = run_tool(['nm', '-P', obj])
-    extra_defined, not_allowed = [], []
-    for line in out.splitlines():
+        return ('not allowed in an exercise file: %s (inline assembly, attributes and '
+                'pragmas change how the program is built or run, which no exercise needs)' % what,
+                '练习文件中不允许使用：%s（内联汇编、属性和 pragma 会改变程序的构建或运行方式，'
+                '练习用不到它们）' % what)
+    return None
+
+
+def lint_object(ex, tc, nm_out, sections):
+    """The lint of the compiled object: symbols it defines and uses, and
+    sections that would run code before or after main."""
+    extra_defined, not_allowed, forbidden, alloc = [], [], [], []
+    library = tc.library_symbols - DENIED_LIBRARY
+    for line in nm_out.splitlines():
         f = line.split()
         if len(f) < 2:
             continue
         name, kind = f[0], f[1]
         if kind in 'Uwv':
-            if name not in ALLOWED_EXTERNAL and name not in tc.library_symbols:
+            if name.startswith(ALLOWED_PREFIXES):
+                continue
+            if name in ex.forbidden:
+                forbidden.append(name)
+            elif ex.no_alloc and name in ALLOCATING:
+                alloc.append(name)
+            elif name not in ALLOWED_EXTERNAL and name not in library:
                 not_allowed.append(name)
         elif kind in 'TDBRCGSVWiuI' and name not in ex.functions:
             extra_defined.append(name)
-    rc, sect, err = run_tool(['readelf', '-S', '-W', obj])
-    bad_sections = sorted({s for s in FORBIDDEN_SECTIONS
-                           if re.search(r'\s%s(\s|\.)' % re.escape(s), sect)})
+    bad_sections = sorted({s for s in sections
+                           if FORBIDDEN_SECTIONS.match(s) and s not in SANITIZER_SECTIONS})
     if extra_defined:
         names = ', '.join(sorted(extra_defined))
-        return Built(reason='forbidden', message=(
-            'your file defines %s, which the exercise does not ask for: make helper '
-            'functions and variables static (the grader provides main)' % names,
-            '你的文件定义了练习没有要求的 %s：辅助函数和变量请声明为 static'
-            '（main 由评分程序提供）' % names), warnings=diags)
+        return ('your file defines %s, which the exercise does not ask for: make helper '
+                'functions and variables static (the grader provides main)' % names,
+                '你的文件定义了练习没有要求的 %s：辅助函数和变量请声明为 static'
+                '（main 由评分程序提供）' % names)
+    if forbidden:
+        names = ', '.join(sorted(set(forbidden)))
+        return ('your file calls %s, the book\'s own solution to what this exercise asks you '
+                'to write: write it yourself' % names,
+                '你的文件调用了 %s，这正是本书对本练习所求内容的现成实现：请自己写' % names)
+    if alloc:
+        names = ', '.join(sorted(set(alloc)))
+        return ('your file calls %s, but the exercise says "no allocation": use the '
+                'buffers the caller gives you' % names,
+                '你的文件调用了 %s，但练习要求“不分配内存”：请使用调用者提供的缓冲区' % names)
     if not_allowed:
         names = ', '.join(sorted(set(not_allowed)))
-        return Built(reason='forbidden', message=(
-            'your file uses %s, which exercises may not call (allowed: the C '
-            "library's math, memory, string and printf functions, and the book's "
-            'core library)' % names,
-            '你的文件调用了练习中不允许使用的 %s（允许：C 标准库的数学、内存、字符串和 '
-            'printf 函数，以及本书的核心库）' % names), warnings=diags)
+        return ('your file uses %s, which exercises may not call (allowed: the C '
+                "library's math, memory, string and printf functions, and the book's "
+                'core library; an exercise never needs files, processes, signals or the '
+                'environment)' % names,
+                '你的文件调用了练习中不允许使用的 %s（允许：C 标准库的数学、内存、字符串和 '
+                'printf 函数，以及本书的核心库；练习用不到文件、进程、信号或环境变量）' % names)
     if bad_sections:
-        return Built(reason='forbidden', message=(
-            'your file has code that runs before or after main (%s)' % ', '.join(bad_sections),
-            '你的文件含有在 main 之前或之后运行的代码（%s）' % ', '.join(bad_sections)))
-    return Built(warnings=diags)
+        return ('your file has code that runs before or after main (%s)' % ', '.join(bad_sections),
+                '你的文件含有在 main 之前或之后运行的代码（%s）' % ', '.join(bad_sections))
+    return None
 
 
-def build_exercise(ex, tc, sources, work):
-    """sources: {student file name: path or None}.  Returns Built."""
-    missing = [f for f, p in sources.items() if p is None]
+def build_exercise(ex, tc, sb, sources, work, use_lint=True):
+    """Build the student's checks program in WORK (a fresh directory).
+    sources: {student file name: its bytes, a Refused, or None}."""
+    missing = [f for f, d in sources.items() if d is None]
     if missing:
         return Built(reason='missing', message=(
             'not submitted: %s' % ', '.join(missing), '没有提交：%s' % ', '.join(missing)))
+    for f, d in sources.items():
+        if isinstance(d, Refused):
+            return Built(reason='refused', message=(d.en, d.zh))
+    os.makedirs(work)
     src_dir = os.path.join(work, 'src')
-    shutil.rmtree(work, ignore_errors=True)
     os.makedirs(src_dir)
-    incs = ['-I', ex.dir, '-I', tc.code]
+    full, vis = tc.checks_objects(ex)
+    binds = {'/box': work, '/grader/inc/ex': ex.dir, '/grader/inc/code': os.path.join(tc.inc, 'code')}
+    # the exercise's directory holds the checks and the solution: only its headers go in
+    exinc = os.path.join(work, '.inc')
+    os.makedirs(exinc)
+    for h in sorted(os.listdir(ex.dir)):
+        if h.endswith('.h'):
+            shutil.copy(os.path.join(ex.dir, h), exinc)
+    binds['/grader/inc/ex'] = exinc
+
+    def P(inside):
+        """A path as the compile step sees it: inside the sandbox, or (with
+        --no-sandbox) the real one."""
+        if sb.enabled:
+            return inside
+        for k, v in sorted(binds.items(), key=lambda kv: -len(kv[0])):
+            if inside == k or inside.startswith(k + '/'):
+                return v + inside[len(k):]
+        return inside
+    incs = ['-I', P('/grader/inc/ex'), '-I', P('/grader/inc/code')]
+    lim = dict(COMPILE_LIMITS, output_kb=256)
+
+    def boxed(argv):
+        r = run_limited(sb.command(argv, binds, lim, writable=('/box',)), lim,
+                        cwd=None if sb.enabled else work)
+        ok = r['killed'] is None and os.WIFEXITED(r['status']) and os.WEXITSTATUS(r['status']) == 0
+        return ok, r
+
+    def too_much(r):
+        if r['killed'] == 'timeout' or (os.WIFSIGNALED(r['status'])
+                                        and os.WTERMSIG(r['status']) in (signal.SIGXCPU, signal.SIGKILL)):
+            return ('compiling took too long and was stopped', '编译时间过长，已被终止')
+        if r['killed'] == 'memory':
+            return ('compiling used too much memory and was stopped', '编译占用内存过多，已被终止')
+        if os.WIFSIGNALED(r['status']) and os.WTERMSIG(r['status']) == signal.SIGXFSZ or \
+                'File size limit exceeded' in r['err']:
+            return ('compiling wrote a file larger than %d MB and was stopped' % lim['file_mb'],
+                    '编译写出的文件超过 %d MB，已被终止' % lim['file_mb'])
+        if r['killed'] == 'output':
+            return ('the compiler printed too much and was stopped', '编译器输出过多，已被终止')
+        return None
+
     objs, warnings = [], []
-    checks_src = os.path.join(ex.dir, 'checks.c')
-    ex_headers = [os.path.join(ex.dir, h) for h in sorted(os.listdir(ex.dir)) if h.endswith('.h')]
-    checks_obj = tc.compile(checks_src, STD + ['-Werror'] + SAN,
-                            ['-I', ex.dir, '-I', tc.harness_dir, '-I', tc.code], ex_headers)
-    for fname, path in sources.items():
-        data = read_bytes(path)
-        if len(data) > 1 << 20:
-            return Built(reason='forbidden', message=(
-                '%s is larger than 1 MiB' % fname, '%s 超过 1 MiB' % fname))
-        rel = os.path.join('src', fname)
+    for fname, data in sources.items():
+        rel = 'src/' + fname
         with open(os.path.join(work, rel), 'wb') as f:
             f.write(data)
-        key = sha(data, tc.header_hash, *[read_bytes(h) for h in ex_headers],
-                  CC, *STD, *SAN, json.dumps(sorted(ex.functions)),
-                  *sorted(tc.library_symbols))
-        obj = os.path.join(tc.cache, 'student-%s.o' % key)
-        note = obj + '.warnings'
-        if os.path.exists(obj) and os.path.exists(note):
-            with open(note, encoding='utf-8') as f:
-                warnings.append(f.read())
-            objs.append(obj)
+        stem = fname[:-2] if fname.endswith('.c') else fname
+        ok, r = boxed([tc.cc] + STD + SAN + incs + ['-E', rel, '-o', stem + '.i'])
+        if not ok:
+            msg = too_much(r)
+            if msg:
+                return Built(reason='compile', message=msg)
+            return Built(reason='compile', message=('did not compile (preprocessor):', '预处理失败：'),
+                         warnings=filter_diagnostics(r['err'], [rel]))
+        ipath = os.path.join(work, stem + '.i')
+        if os.path.getsize(ipath) > MAX_PREPROCESSED:
+            return Built(reason='compile', message=(
+                '%s is larger than %d MiB once preprocessed' % (fname, MAX_PREPROCESSED >> 20),
+                '%s 预处理后超过 %d MiB' % (fname, MAX_PREPROCESSED >> 20)))
+        pre = read_bytes(ipath).decode('utf-8', 'replace')
+        if use_lint:
+            refusal = lint(ex, tc, rel, pre, data.decode('utf-8', 'replace'),
+                           [P('/grader/inc/ex') + '/', P('/grader/inc/code') + '/'])
+            if refusal:
+                return Built(reason='forbidden', message=refusal)
+        # exactly the text just read is what is compiled
+        ok, r = boxed([tc.cc] + STD + SAN + ['-x', 'cpp-output', '-c', stem + '.i', '-o', stem + '.o'])
+        diags = filter_diagnostics(r['err'], [rel])
+        if not ok:
+            msg = too_much(r)
+            if msg:
+                return Built(reason='compile', message=msg)
+            return Built(reason='compile', message=('did not compile:', '编译失败：'), warnings=diags)
+        obj = os.path.join(work, stem + '.o')
+        if use_lint:
+            rc, nm_out, err = run_tool(['nm', '-P', obj])
+            rc2, sect, err2 = run_tool(['readelf', '-S', '-W', obj])
+            sections = re.findall(r'^\s*\[\s*\d+\]\s+(\S+)', sect, re.M)
+            refusal = lint_object(ex, tc, nm_out, sections)
+            if refusal:
+                return Built(reason='forbidden', message=refusal, warnings=diags)
+        warnings.append(diags)
+        objs.append(P('/box/' + stem + '.o'))
+    lib = {'/grader/obj/harness.o': tc.harness, '/grader/obj/checks.o': full,
+           '/grader/obj/visible.o': vis}
+    if tc.library:
+        lib['/grader/obj/libattn.a'] = tc.library
+    binds.update(lib)
+    built = {}
+    for out, checks in (('checks', '/grader/obj/checks.o'), ('visible', '/grader/obj/visible.o')):
+        if out == 'visible' and vis == full:
+            built[out] = built['checks']
             continue
-        refused = screen(ex, tc, path, rel, work)
-        if refused.reason:
-            return refused
-        rc, out, err = run_tool([CC] + STD + SAN + incs + ['-c', rel, '-o', obj + '.tmp'],
-                                cwd=work)
-        if rc != 0:
-            return Built(reason='compile', message=('did not compile:', '编译失败：'),
-                         warnings=filter_diagnostics(err, [rel, ex.dir, tc.code, '/usr/']))
-        os.replace(obj + '.tmp', obj)
-        with open(note, 'w', encoding='utf-8') as f:
-            f.write(refused.warnings)
-        warnings.append(refused.warnings)
-        objs.append(obj)
-    binary = os.path.join(work, 'checks')
-    args = [CC] + SAN + ['-o', binary, tc.harness, checks_obj] + objs
-    args += ([tc.library] if tc.library else []) + ['-lm']
-    rc, out, err = run_tool(args, cwd=work)
-    if rc != 0:
-        return Built(reason='compile', message=(
-            'did not link (is a function missing or defined twice?):',
-            '链接失败（是否缺少某个函数或重复定义？）：'),
-            warnings=filter_diagnostics(err, ['src/', '/usr/bin/ld']) or err[-2000:])
-    return Built(binary=binary, warnings='\n'.join(w for w in warnings if w.strip()))
+        args = [tc.cc] + SAN + ['-o', out, P('/grader/obj/harness.o'), P(checks)] + objs
+        args += ([P('/grader/obj/libattn.a')] if tc.library else []) + ['-lm']
+        ok, r = boxed(args)
+        if not ok:
+            msg = too_much(r)
+            if msg:
+                return Built(reason='compile', message=msg)
+            return Built(reason='compile', message=(
+                'did not link (is a function missing or defined twice?):',
+                '链接失败（是否缺少某个函数或重复定义？）：'),
+                warnings=filter_diagnostics(r['err'], ['src/', '/usr/bin/ld']) or r['err'][-2000:])
+        built[out] = os.path.join(work, out)
+    return Built(binary=built['checks'], visible=built['visible'],
+                 warnings='\n'.join(w for w in warnings if w.strip()))
+
+
+# ---------------------------------------------------------------- the values
+KINDS = {'near', 'same', 'int', 'true', 'fail', 'end', 'reference-fails'}
+
+
+def _netstring(buf, i):
+    """(bytes, next index) of the netstring at BUF[i:]; ValueError if malformed."""
+    j = i
+    while j < len(buf) and j - i < 10 and 48 <= buf[j] <= 57:
+        j += 1
+    if j == i or j >= len(buf) or buf[j] != 58 or (buf[i] == 48 and j - i > 1):   # b':'
+        raise ValueError('a record does not start with a length at byte %d' % i)
+    n = int(buf[i:j])
+    end = j + 1 + n
+    if end >= len(buf):
+        raise ValueError('truncated: a record of %d bytes at byte %d is cut short' % (n, i))
+    if buf[end] != 44:                                                            # b','
+        raise ValueError('a record at byte %d does not end where its length says' % i)
+    return buf[j + 1:end], end + 1
+
+
+def decode_records(buf, limit=1 << 20):
+    """The records of a value stream: a list of tuples (kind, label, field...)
+    with kind and label as str, the rest as bytes.  Strict: anything else is
+    a ValueError saying what is wrong."""
+    recs, i = [], 0
+    while i < len(buf):
+        payload, i = _netstring(buf, i)
+        fields, k = [], 0
+        while k < len(payload):
+            f, k = _netstring(payload, k)
+            fields.append(f)
+        if len(fields) < 2:
+            raise ValueError('a record has %d fields' % len(fields))
+        kind = fields[0].decode('ascii', 'replace')
+        if kind not in KINDS:
+            raise ValueError('unknown record kind %r' % kind[:20])
+        recs.append((kind, fields[1].decode('utf-8', 'replace')) + tuple(fields[2:]))
+        if len(recs) > limit:
+            raise ValueError('more than %d records' % limit)
+    return recs
+
+
+def parse_numbers(b, count):
+    words = b.split(b' ') if b else []
+    if len(words) != count:
+        raise ValueError('%d numbers where %d were announced' % (len(words), count))
+    return [float.fromhex(w.decode('ascii')) for w in words]
+
+
+def near(actual, expected, atol, rtol):
+    if math.isnan(expected):
+        return math.isnan(actual)
+    if math.isinf(expected):
+        return actual == expected
+    return math.isfinite(actual) and abs(actual - expected) <= atol + rtol * abs(expected)
+
+
+def shape_of(b):
+    nums = [int(x) for x in b.decode('ascii').split()]
+    if len(nums) == 1 and nums[0] >= 0:
+        return nums, nums[0]
+    if len(nums) == 2 and nums[0] >= 0 and nums[1] >= 0:
+        return nums, nums[0] * nums[1]
+    raise ValueError('bad shape %r' % b[:40])
+
+
+def index_label(what, shape, k):
+    if len(shape) == 2:
+        return '%s[%d][%d]' % (what, k // max(shape[1], 1), k % max(shape[1], 1))
+    return '%s[%d]' % (what, k) if shape[0] != 1 else what
+
+
+def judge(student, reference):
+    """Compare the student's records with the reference's.  Returns None for a
+    pass, else a verdict dict (as the harness used to write)."""
+    for pos, ref in enumerate(reference):
+        kind = ref[0]
+        if kind == 'end':
+            if pos < len(student) and student[pos][0] == 'end':
+                if len(student) > pos + 1:
+                    return {'kind': 'message', 'en': 'values after the end of the check',
+                            'zh': '检查结束后还有多余的值'}
+                return None
+        if pos >= len(student):
+            return {'kind': 'incomplete'}
+        got = student[pos]
+        if got[0] == 'fail':
+            return {'kind': 'message', 'en': got[2].decode('utf-8', 'replace')[:500],
+                    'zh': got[3].decode('utf-8', 'replace')[:500] if len(got) > 3 else ''}
+        shaped = kind in ('near', 'same')          # the shape must agree too
+        if got[0] != kind or got[1] != ref[1] or (shaped and got[2:3] != ref[2:3]):
+            return {'kind': 'structure', 'what': ref[1], 'got_kind': got[0], 'got_what': got[1][:80]}
+        if kind == 'near':
+            shape, count = shape_of(ref[2])
+            if len(got) != 5:
+                return {'kind': 'structure', 'what': ref[1], 'got_kind': got[0], 'got_what': got[1]}
+            atol, rtol = parse_numbers(ref[3], 2)
+            want = parse_numbers(ref[4], count)
+            have = parse_numbers(got[4], count)
+            for k, (a, e) in enumerate(zip(have, want)):
+                if not near(a, e, atol, rtol):
+                    return {'kind': 'value', 'what': index_label(ref[1], shape, k),
+                            'expected': e, 'actual': a, 'atol': atol, 'rtol': rtol}
+        elif kind == 'same':
+            shape, count = shape_of(ref[2])
+            want = parse_numbers(ref[3], count)
+            have = parse_numbers(got[3], count)
+            for k, (a, e) in enumerate(zip(have, want)):
+                if a.hex() != e.hex() and not (math.isnan(a) and math.isnan(e)):
+                    return {'kind': 'changed', 'what': index_label(ref[1], shape, k),
+                            'expected': e, 'actual': a}
+        elif kind == 'int':
+            e, a = int(ref[2]), int(got[2])
+            if a != e:
+                return {'kind': 'int', 'what': ref[1], 'expected': e, 'actual': a}
+        elif kind == 'true':
+            if got[2] != ref[2]:
+                return {'kind': 'message', 'en': ref[3].decode('utf-8', 'replace'),
+                        'zh': ref[4].decode('utf-8', 'replace')}
+    return {'kind': 'incomplete'}
 
 
 # ---------------------------------------------------------------- running
-def rss_kb(pid):
-    try:
-        with open('/proc/%d/status' % pid) as f:
-            for line in f:
-                if line.startswith('VmRSS:'):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
-
-
-def run_check(binary, name, atol, rtol, limits):
-    """Run one check; return a dict with status 'pass'/'fail', a reason and
-    the facts to explain it."""
-    cpu, wall = limits['cpu_seconds'], limits['wall_seconds']
-    cap = limits['output_kb'] * 1024
-    token = secrets.token_hex(24)
-    rfd, wfd = os.pipe()
+def run_check(sb, binary, name, atol, rtol, limits, reference):
+    """Run one check of the student's program in its own sandbox; judge its
+    values against REFERENCE (the solution's records).  Returns a dict with
+    status 'pass'/'fail', a reason and the facts to explain it."""
     env = {
-        'PATH': '/usr/bin:/bin',
-        'LANG': 'C.UTF-8',
         'ASAN_OPTIONS': ':'.join([
             'detect_leaks=0', 'allocator_may_return_null=0',
             'hard_rss_limit_mb=%d' % limits['memory_mb'],
@@ -514,130 +1155,61 @@ def run_check(binary, name, atol, rtol, limits):
             'abort_on_error=0', 'exitcode=86', 'handle_abort=0', 'detect_stack_use_after_return=0',
             'print_summary=1', 'color=never', 'symbolize=1', 'fast_unwind_on_malloc=1']),
         'UBSAN_OPTIONS': 'print_stacktrace=1:halt_on_error=1:exitcode=87:color=never',
-        'GRADE_TOKEN': token,
-        'GRADE_FD': str(wfd),
     }
-    # ulimit in the shell that execs the check: no preexec_fn (unsafe with threads)
-    # (soft limit: SIGXCPU; the hard one, a second later, SIGKILL)
-    script = ('ulimit -H -t %d; ulimit -S -t %d; ulimit -c 0; ulimit -f 1024; exec "$0" "$@"'
-              % (math.ceil(cpu) + 1, math.ceil(cpu)))
-    start = time.monotonic()
-    try:
-        p = subprocess.Popen(['/bin/sh', '-c', script, binary, name, repr(atol), repr(rtol)],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, pass_fds=(wfd,), env=env,
-                             cwd=os.path.dirname(binary), start_new_session=True)
-    finally:
-        os.close(wfd)
-    ofd, efd = p.stdout.fileno(), p.stderr.fileno()
-    streams = {ofd: bytearray(), efd: bytearray(), rfd: bytearray()}
-    names = {ofd: 'out', efd: 'err', rfd: 'result'}
-    open_fds = set(streams)
-    killed = None
-    status = rusage = None
-    peak_rss = 0
-
-    def kill(why):
-        nonlocal killed
-        if killed is None:
-            killed = why
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-    while True:
-        if status is None:
-            pid, st, ru = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                status, rusage = st, ru
-        if status is not None and not open_fds:
-            break
-        elapsed = time.monotonic() - start
-        if status is None:
-            if elapsed > wall:
-                kill('timeout')
-            r = rss_kb(p.pid)
-            peak_rss = max(peak_rss, r)
-            if r > limits['memory_mb'] * 1024 * 3 // 2:
-                kill('memory')
-        elif elapsed > wall + 5:       # exited, but a pipe stays open: give up on it
-            break
-        ready = select.select(list(open_fds), [], [], 0.02)[0] if open_fds else []
-        if not open_fds:
-            time.sleep(0.005)
-        for fd in ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                chunk = b''
-            if not chunk:
-                open_fds.discard(fd)
-                continue
-            buf = streams[fd]
-            if names[fd] == 'result':
-                if len(buf) < 65536:
-                    buf.extend(chunk[:65536 - len(buf)])
-                continue
-            room = cap - (len(streams[ofd]) + len(streams[efd]))
-            buf.extend(chunk[:max(room, 0)])
-            if len(chunk) > room:
-                kill('output')
-                open_fds.discard(ofd)
-                open_fds.discard(efd)
-    if status is None:
-        kill(killed or 'timeout')
-        pid, status, rusage = os.wait4(p.pid, 0)
-    p.returncode = 0       # reaped by wait4 above: keep Popen from waiting again
-    p.stdout.close()
-    p.stderr.close()
-    os.close(rfd)
-    elapsed = time.monotonic() - start
-    out = bytes(streams[ofd]).decode('utf-8', 'replace')
-    err = bytes(streams[efd]).decode('utf-8', 'replace')
-    res = bytes(streams[rfd]).decode('utf-8', 'replace')
+    r, w = os.pipe()
+    argv = ['/grader/checks', '--emit', str(w), name, repr(atol), repr(rtol)]
+    if sb.enabled:
+        cmd = sb.command(argv, {'/grader/checks': binary}, limits, env=env)
+    else:
+        cmd = ['/usr/bin/env', '-i', 'PATH=/usr/bin:/bin'] + ['%s=%s' % kv for kv in env.items()] + \
+            sb.command([binary] + argv[1:], {}, limits)
+    res = run_limited(cmd, limits, pass_fds=(w,), value_fd=r)
+    status, rusage = res['status'], res['rusage']
+    err = res['err']
     cpu_used = rusage.ru_utime + rusage.ru_stime if rusage else 0.0
-    facts = {'stdout': out, 'stderr': err, 'seconds': round(elapsed, 3),
+    facts = {'stdout': res['out'], 'stderr': err, 'seconds': res['seconds'],
              'cpu_seconds': round(cpu_used, 3)}
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    # bwrap reports the sandboxed command's death by a signal as 128 + signal
+    if sb.enabled and code is not None and code > 128 and code - 128 < 65:
+        sig, code = code - 128, None
+    try:
+        recs = decode_records(res['values'])
+        malformed = None
+    except ValueError as e:
+        recs, malformed = [], str(e)
 
-    # results carrying the token, for this check
-    verdicts = []
-    for line in res.splitlines():
-        tok, _, body = line.partition(' ')
-        if tok != token:
-            continue
-        try:
-            v = json.loads(body)
-        except ValueError:
-            continue
-        if isinstance(v, dict) and v.get('check') == name:
-            verdicts.append(v)
-
-    if killed == 'output':
+    if res['killed'] == 'output':
         return dict(facts, status='fail', reason='output-limit')
-    if killed == 'timeout':
+    if res['killed'] == 'values':
+        return dict(facts, status='fail', reason='malformed',
+                    detail='more than %d MB of values' % limits['values_mb'])
+    if res['killed'] == 'timeout':
         return dict(facts, status='fail', reason='timeout')
-    if killed == 'memory':
+    if res['killed'] == 'memory':
         return dict(facts, status='fail', reason='memory-limit')
     san = sanitizer_report(err)
-    if sig in (signal.SIGXCPU,) or (sig == signal.SIGKILL and cpu_used >= 0.9 * cpu):
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_used >= 0.9 * limits['cpu_seconds']):
         return dict(facts, status='fail', reason='cpu-limit')
     if san:
         return dict(facts, status='fail', **san)
     if sig is not None:
         return dict(facts, status='fail', reason='signal', signal=sig)
-    if len(verdicts) == 1 and code == 0:
-        v = verdicts[0]
-        if v.get('status') == 'pass':
-            return dict(facts, status='pass', reason=None)
-        return dict(facts, status='fail', reason='wrong', verdict=v)
-    if len(verdicts) == 1:
-        return dict(facts, status='fail', reason='after-check', code=code)
+    if malformed:
+        return dict(facts, status='fail', reason='malformed', detail=malformed)
     if code == 2 and 'no check named' in err:
-        return dict(facts, status='fail', reason='grader', detail=err.strip())
-    return dict(facts, status='fail', reason='exit', code=code)
+        return dict(facts, status='fail', reason='grader', detail=err.strip()[-500:])
+    v = judge(recs, reference)
+    if v is None:
+        if code != 0:
+            return dict(facts, status='fail', reason='after-check', code=code)
+        return dict(facts, status='pass', reason=None)
+    if v['kind'] == 'incomplete':
+        if not recs or recs[-1][0] != 'end':
+            return dict(facts, status='fail', reason='exit', code=code)
+        return dict(facts, status='fail', reason='malformed', detail='fewer values than the check has')
+    return dict(facts, status='fail', reason='wrong', verdict=v)
 
 
 def sanitizer_report(err):
@@ -688,6 +1260,8 @@ def first_student_frame(err):
 def fmt_num(x):
     if isinstance(x, str):
         return x
+    if isinstance(x, float) and not math.isfinite(x):
+        return 'nan' if math.isnan(x) else ('inf' if x > 0 else '-inf')
     if isinstance(x, float) and x == int(x) and abs(x) < 1e15:
         return str(int(x))
     return repr(x)
@@ -701,14 +1275,31 @@ def explain(ex, check, outcome, built, lang):
     lines = []
     if r is None:
         return lines
-    if r in ('missing', 'compile', 'forbidden', 'grader-build'):
-        lines += L(*built.message)
-        if built.warnings:
-            lines += ['    ' + w for w in built.warnings.splitlines()[:30]]
+    if r in BUILD_REASONS:
+        if outcome.get('first', True):
+            lines += L(*built.message)
+            if built.warnings:
+                lines += ['    ' + w for w in built.warnings.splitlines()[:30]]
+        else:
+            lines += L('not built: see the first check of this exercise',
+                       '未能构建：见本练习的第一项检查')
+        return lines
+    elif r == 'wrong' and ex.kind == 'answers':
+        # a numeric answer: right or wrong, never the expected value
+        v = outcome['verdict']
+        lines += L('%s: not right (a number within the tolerance of the answer was expected)'
+                   % v.get('what', 'the answer'),
+                   '%s：不正确（答案应在容差范围内）' % v.get('what', '答案'))
     elif r == 'wrong':
         v = outcome['verdict']
         kind = v.get('kind')
-        if kind in ('value', 'int', 'changed'):
+        if kind == 'structure':
+            lines += L('the check expected %s next, but your run produced %s %s: it did not '
+                       'run the check as written' % (v.get('what') or 'a value', v.get('got_kind'),
+                                                    v.get('got_what', '')),
+                       '检查此处应得到 %s，你的程序却给出了 %s %s：它没有按检查的写法运行'
+                       % (v.get('what') or '一个值', v.get('got_kind'), v.get('got_what', '')))
+        elif kind in ('value', 'int', 'changed'):
             what, exp, act = v.get('what', '?'), fmt_num(v.get('expected')), fmt_num(v.get('actual'))
             if kind == 'value':
                 a, rt = v.get('atol', 0), v.get('rtol', 0)
@@ -786,11 +1377,15 @@ def explain(ex, check, outcome, built, lang):
     elif r == 'after-check':
         lines += L('the program failed after the check (exit status %s)' % outcome.get('code'),
                    '检查之后程序异常结束（退出状态 %s）' % outcome.get('code'))
+    elif r == 'malformed':
+        lines += L('the values your run handed to the grader are unusable (%s): the check '
+                   'counts as failed' % outcome.get('detail', ''),
+                   '你的程序交给评分程序的值无法使用（%s）：此项检查记为失败' % outcome.get('detail', ''))
     elif r == 'grader':
         lines += L('grader error (tell your teacher): %s' % outcome.get('detail', ''),
                    '评分程序出错（请告诉老师）：%s' % outcome.get('detail', ''))
     hint = check.get('hint')
-    if hint and r not in ('missing', 'compile', 'forbidden'):
+    if hint and r not in BUILD_REASONS:
         lines += L('hint: ' + hint['en'], '提示：' + hint['zh'])
     if outcome.get('stdout') and not check.get('hidden') and r not in ('output-limit',):
         printed = outcome['stdout'].splitlines()
@@ -802,20 +1397,33 @@ def explain(ex, check, outcome, built, lang):
 
 
 # ---------------------------------------------------------------- main
+
+
+BUILD_REASONS = ('missing', 'compile', 'forbidden', 'refused', 'grader-build')
+
+
+# ---------------------------------------------------------------- main
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--root', default=DEFAULT_ROOT,
                     help='the tree holding exercises/, code/ and tools/ (default: this one)')
     ap.add_argument('--ex', default=os.environ.get('EX', ''),
                     help='exercise ids or globs, comma- or space-separated')
-    ap.add_argument('--check', default='', help='run only this check (of the one exercise chosen)')
+    ap.add_argument('--check', default='',
+                    help='run only this check (comma-separated: these) of the one exercise chosen')
     ap.add_argument('--submission', help="directory with the student's exercise C files")
     ap.add_argument('--results', help='where to write results.json (default build/grade/results.json)')
     ap.add_argument('--build', help='build directory (default build/grade under the root)')
     ap.add_argument('--lang', choices=('zh', 'en', 'both'))
-    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    ap.add_argument('--jobs', type=int, default=min(os.cpu_count() or 2, 2))
     ap.add_argument('--cpu-seconds', type=float, help='override every check\'s CPU limit')
     ap.add_argument('--quiet', action='store_true', help='print only failures and the total')
+    ap.add_argument('--no-sandbox', action='store_true',
+                    help='run without bubblewrap: only for your own code on your own machine')
+    ap.add_argument('--no-lint', action='store_true',
+                    help='skip the lint (the grader\'s own tests use it to show the sandbox and '
+                    'the judge hold without it)')
+    ap.add_argument('--keep', action='store_true', help='keep the scratch directories')
     args = ap.parse_args(argv)
 
     root = os.path.abspath(args.root)
@@ -825,43 +1433,69 @@ def main(argv=None):
     start = time.monotonic()
     tests, report, total, possible = [], [], 0, 0
     status = 1
+    scratch = None
     try:
         exercises = select_exercises(find_exercises(root), args.ex)
         if args.check and len(exercises) != 1:
             raise SystemExit('grade: --check needs exactly one exercise (--ex ID)')
+        try:
+            sb = Sandbox(enabled=not args.no_sandbox)
+        except SandboxUnavailable as e:
+            raise SystemExit('grade: %s.  To grade your own code on your own machine without '
+                             'it: --no-sandbox' % e)
+        if args.no_sandbox:
+            print('grade: --no-sandbox: the student\'s code runs unconfined', file=sys.stderr)
         os.makedirs(build, exist_ok=True)
+        # every run builds in fresh scratch directories of its own, removed at the end
+        scratch = tempfile.mkdtemp(prefix='run-', dir=build)
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             tc = Toolchain(root, build, pool)
 
             def sources(ex):
-                if args.submission:
-                    return {f: find_submitted(os.path.abspath(args.submission), ex, f)
-                            for f in ex.student_files}
-                return {f: (os.path.join(ex.dir, f) if os.path.isfile(os.path.join(ex.dir, f))
-                            else None) for f in ex.student_files}
+                out = {}
+                for f in ex.student_files:
+                    try:
+                        if args.submission:
+                            p = find_submitted(os.path.abspath(args.submission), ex, f)
+                        else:
+                            p = os.path.join(ex.dir, f)
+                            p = p if os.path.isfile(p) else None
+                        out[f] = read_submitted(p, f) if p else None
+                    except Refused as e:
+                        out[f] = e
+                return out
 
-            builds = {ex.id: pool.submit(build_exercise, ex, tc, sources(ex),
-                                         os.path.join(build, ex.id)) for ex in exercises}
+            def prepare(ex):
+                b = build_exercise(ex, tc, sb, sources(ex), os.path.join(scratch, ex.id),
+                                   use_lint=not args.no_lint)
+                ref = tc.expected(ex, ex.limits) if b.binary else {}
+                return b, ref
+
+            preps = {ex.id: pool.submit(prepare, ex) for ex in exercises}
             runs = []
+            builds, refs = {}, {}
             for ex in exercises:
                 try:
-                    b = builds[ex.id].result()
+                    b, ref = preps[ex.id].result()
                 except Exception as e:       # the grader's own files are broken
-                    b = Built(reason='grader-build', message=(
-                        'grader error (tell your teacher): %s' % e, '评分程序出错（请告诉老师）：%s' % e))
-                builds[ex.id] = b
+                    b, ref = Built(reason='grader-build', message=(
+                        'grader error (tell your teacher): %s' % e,
+                        '评分程序出错（请告诉老师）：%s' % e)), {}
+                builds[ex.id], refs[ex.id] = b, ref
                 lim = dict(ex.limits)
                 if args.cpu_seconds:
                     lim['cpu_seconds'] = args.cpu_seconds
                     lim['wall_seconds'] = min(lim['wall_seconds'], args.cpu_seconds * 3 + 2)
                 ex.limits = lim
+                only = set(args.check.split(',')) if args.check else None
                 for c in ex.checks:
-                    if args.check and c['name'] != args.check:
+                    if only and c['name'] not in only:
                         continue
-                    if b.binary:
-                        fut = pool.submit(run_check, b.binary, c['name'],
+                    if b.binary and c['name'] in ref:
+                        binary = b.binary if c.get('hidden') else b.visible
+                        fut = pool.submit(run_check, sb, binary, c['name'],
                                           float(c.get('atol', ex.atol)),
-                                          float(c.get('rtol', ex.rtol)), lim)
+                                          float(c.get('rtol', ex.rtol)), lim, ref[c['name']])
                     else:
                         fut = None
                     runs.append((ex, c, fut))
@@ -871,20 +1505,27 @@ def main(argv=None):
             current = None
             ex_score = ex_max = 0
             for ex, c, fut in runs:
-                if ex is not current:
+                b = builds[ex.id]
+                first = ex is not current
+                if first:
                     if current is not None:
                         report.append('  %s %s/%s' % (lang.join('score', '得分', '/'), ex_score, ex_max))
                     current, ex_score, ex_max = ex, 0, 0
                     report.append('')
                     report.append('%s  %s %s' % (ex.id, ex.number,
                                                  lang.join(ex.title['en'], ex.title['zh'])))
-                    b = builds[ex.id]
                     if b.binary and b.warnings.strip():
                         report += ['  ' + l for l in lang.lines('compiler warnings:', '编译器警告：')]
                         report += ['    ' + w for w in b.warnings.splitlines()[:20]]
-                b = builds[ex.id]
+                    if not b.binary:       # a build failure: said once, here
+                        report += ['  ' + l for l in lang.lines(*b.message)]
+                        report += ['    ' + w for w in b.warnings.splitlines()[:30]]
                 if fut is None:
-                    outcome = {'status': 'fail', 'reason': b.reason}
+                    if b.binary:
+                        outcome = {'status': 'fail', 'reason': 'grader',
+                                   'detail': 'no reference values for %s' % c['name']}
+                    else:
+                        outcome = {'status': 'fail', 'reason': b.reason, 'first': first}
                 else:
                     try:
                         outcome = fut.result()
@@ -904,7 +1545,8 @@ def main(argv=None):
                 if not args.quiet or mark == 'FAIL':
                     report.append('  %-42s %-4s %d/%d' % ((c['name'] + tag + ' ').ljust(42, '.'),
                                                         mark, got, pts))
-                    report += ['      ' + l for l in lines]
+                    if b.binary:
+                        report += ['      ' + l for l in lines]
                 tests.append({
                     'name': '%s %s: %s' % (ex.number, ex.id, c['name']),
                     'score': got, 'max_score': pts,
@@ -917,6 +1559,18 @@ def main(argv=None):
                 })
             if current is not None:
                 report.append('  %s %s/%s' % (lang.join('score', '得分', '/'), ex_score, ex_max))
+            for ex in exercises:
+                if ex.answers_elsewhere:
+                    b = builds[ex.id]
+                    report.append('')
+                    report += lang.lines(
+                        '%s: numeric answers are checked only by your course\'s grader; '
+                        'here: %s' % (ex.id, 'your file builds' if b.binary else 'not built'),
+                        '%s：数值答案只由课程的评分程序检查；此处：%s'
+                        % (ex.id, '文件可以构建' if b.binary else '未能构建'))
+                    if not b.binary:
+                        report += ['  ' + l for l in lang.lines(*b.message)]
+                        report += ['    ' + w for w in b.warnings.splitlines()[:30]]
         elapsed = time.monotonic() - start
         report.append('')
         report.append('%s: %s/%s  (%d %s, %d %s, %.1f s)' % (
@@ -935,6 +1589,8 @@ def main(argv=None):
         print(summary, file=sys.stderr)
         status = 2
     finally:
+        if scratch and not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
         write_results(results_path, total, tests, summary if status else '',
                       time.monotonic() - start)
     return status

@@ -17,10 +17,13 @@ Markers in an exercise's files (each alone on its line, inside a C comment):
     /* BEGIN HIDDEN */ ... /* END HIDDEN */
         hidden checks in checks.c: removed from the student release
 
-The student release holds the stubs, the visible checks, the grader and the
-library it links (the book's code/*.c and code/*.h), its own README and
-Makefile, and a GitHub Classroom configuration.  No solution and no hidden
-check ever reaches it; tests/test_grader.py proves it.
+The student release holds the stubs, the visible checks, the values those
+checks give with the solution (expected.json: the grader's judge compares
+with them), the grader and the library it links (the book's code/*.c and
+code/*.h), its own README and Makefile, and a GitHub Classroom workflow.  No
+solution, no hidden check and no numeric answer ever reaches it;
+tests/test_grader.py proves it.  The Gradescope zip holds the stubs, every
+check and every check's expected values.
 
 `EX=...` (comma- or space-separated ids or globs) limits either release to
 some exercises, e.g. one Gradescope assignment per chapter:
@@ -183,74 +186,150 @@ def read(path):
         return f.read()
 
 
+def reference_values(root, metas, hidden):
+    """{exercise id: {check name: the reference run's value stream (str)}},
+    computed by the grader from the instructor's solutions (cached in
+    build/grade/cache).  The releases ship these instead of the solutions."""
+    import concurrent.futures
+    sys.path.insert(0, TOOLS)
+    import grade
+    build = os.path.join(root, 'build', 'grade')
+    out = {}
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        tc = grade.Toolchain(root, build, pool)
+        exs = {e.id: e for e in grade.find_exercises(root)}
+        jobs = {}
+        for d, meta in metas:
+            ex = exs[meta['id']]
+            jobs[ex.id] = pool.submit(tc.expected_raw, ex, ex.limits)
+        for d, meta in metas:
+            raw = jobs[meta['id']].result()
+            keep = {c['name'] for c in meta['checks'] if hidden or not c.get('hidden')}
+            out[meta['id']] = {k: v.decode('latin-1') for k, v in raw.items() if k in keep}
+    return out
+
+
+ANSWERS_CHECKS_STUB = """/* The checks of this numeric-answer exercise are not in the student
+   release: they would give the answers away.  Your course's grader checks
+   your numbers; `make grade` here checks that your file compiles and follows
+   the rules. */
+#include "grade.h"
+"""
+
+
 def release_files(root=ROOT, spec='', hidden=False):
-    """{relative path: text} of a release: stubs always; hidden checks only
-    if HIDDEN (the Gradescope autograder)."""
+    """{relative path: text} of a release: stubs always; hidden checks (and
+    the checks of numeric-answer exercises) only if HIDDEN (the Gradescope
+    autograder).  Each exercise ships expected.json, the values its checks
+    give with the instructor's solution, never the solution itself."""
     files = {}
     files['tools/grade.py'] = read(os.path.join(root, 'tools', 'grade.py'))
     for f in ('grade.h', 'harness.c'):
         files['exercises/harness/' + f] = read(os.path.join(root, 'exercises', 'harness', f))
     for f in library_files(root):
         files['code/' + f] = read(os.path.join(root, 'code', f))
-    for d, meta in exercises(root, spec):
+    metas = exercises(root, spec)
+    values = reference_values(root, metas, hidden)
+    for d, meta in metas:
         ex = 'exercises/%s/' % meta['id']
+        answers = meta.get('kind') == 'answers' and not hidden
         for f in meta['student_files']:
             files[ex + f] = make_stub(read(os.path.join(d, f)), os.path.join(d, f))
         for f in sorted(os.listdir(d)):
             if f.endswith('.h'):
                 files[ex + f] = read(os.path.join(d, f))
         checks = read(os.path.join(d, 'checks.c'))
-        files[ex + 'checks.c'] = checks if hidden else strip_hidden(checks, d + '/checks.c')
+        if answers:
+            checks = ANSWERS_CHECKS_STUB
+        elif not hidden:
+            checks = strip_hidden(checks, d + '/checks.c')
+        files[ex + 'checks.c'] = checks
         m = dict(meta)
-        if not hidden:
+        if answers:
+            m['checks'] = []
+            m['answers_checked_elsewhere'] = True
+        elif not hidden:
             m['checks'] = [c for c in meta['checks'] if not c.get('hidden')]
+        names = {c['name'] for c in m['checks']}
         files[ex + 'exercise.json'] = json.dumps(m, ensure_ascii=False, indent=2) + '\n'
+        files[ex + 'expected.json'] = json.dumps(
+            {'note': 'the values of the checks with the instructor\'s solution; '
+                     'written by tools/grade_release.py',
+             'checks': {k: v for k, v in values[meta['id']].items() if k in names}},
+            ensure_ascii=False, indent=0, sort_keys=True) + '\n'
     return files
 
 
-def classroom_config(files):
-    """.github/classroom/autograding.json: one test per visible check."""
-    tests = []
-    for path in sorted(files):
-        if not path.endswith('/exercise.json'):
-            continue
-        meta = json.loads(files[path])
-        for c in meta['checks']:
-            tests.append({
-                'name': '%s %s: %s' % (meta.get('exercise', ''), meta['id'], c['name']),
-                'setup': '',
-                'run': 'python3 tools/grade.py --ex %s --check %s --quiet' % (meta['id'], c['name']),
-                'input': '', 'output': '', 'comparison': 'included',
-                'timeout': 2, 'points': c.get('points', 1)})
-    return json.dumps({'tests': tests}, ensure_ascii=False, indent=2) + '\n'
-
-
-CLASSROOM_WORKFLOW = """\
-# GitHub Classroom autograding: runs the tests of .github/classroom/autograding.json
-# (one per visible check: `python3 tools/grade.py --ex ID --check NAME`).
-# The instructor's authoritative grade comes from re-grading the students' C
-# files with the instructor's own copy of the grader: see INSTRUCTOR.md.
-name: Autograding
-on: [push, workflow_dispatch, repository_dispatch]
+CLASSROOM_HEAD = """\
+# GitHub Classroom autograding, with the current Classroom actions: one
+# command-grader step per visible check (`python3 tools/grade.py --ex ID
+# --check NAME`), then the reporter.  The instructor's authoritative grade
+# comes from re-grading the students' C files with the instructor's own copy
+# of the grader and the hidden checks: see INSTRUCTOR.md.
+name: Autograding Tests
+'on':
+- push
+- repository_dispatch
 permissions:
   checks: write
   actions: read
   contents: read
 jobs:
-  build:
-    name: Autograding
+  run-autograding-tests:
     runs-on: ubuntu-latest
     if: github.actor != 'github-classroom[bot]'
     steps:
-      - uses: actions/checkout@v4
-      - name: Check that the grader and the checks are the released ones
-        run: sha256sum --check --strict grader.sha256
-      - uses: education/autograding@v1
+    - name: Checkout code
+      uses: actions/checkout@v4
+    - name: The grader's sandbox (bubblewrap; user namespaces allowed)
+      run: sudo apt-get install -y -q bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)
+    - name: Check that the grader and the checks are the released ones
+      run: sha256sum --check --strict grader.sha256
 """
 
 
+def classroom_tests(files):
+    """(step id, test name, command, points) of every visible check."""
+    out = []
+    for path in sorted(files):
+        if not path.endswith('/exercise.json'):
+            continue
+        meta = json.loads(files[path])
+        for c in meta['checks']:
+            out.append(('t%03d' % (len(out) + 1),
+                        '%s %s: %s' % (meta.get('exercise', ''), meta['id'], c['name']),
+                        'python3 tools/grade.py --ex %s --check %s --quiet' % (meta['id'], c['name']),
+                        c.get('points', 1)))
+    return out
+
+
+def classroom_workflow(files):
+    """.github/workflows/classroom.yml for the classroom-resources actions."""
+    lines = [CLASSROOM_HEAD.rstrip('\n')]
+    tests = classroom_tests(files)
+    for step, name, command, points in tests:
+        lines += ['    - name: %s' % json.dumps(name),
+                  '      id: %s' % step,
+                  '      uses: classroom-resources/autograding-command-grader@v1',
+                  '      with:',
+                  '        test-name: %s' % json.dumps(name),
+                  "        setup-command: ''",
+                  '        command: %s' % json.dumps(command),
+                  '        timeout: 2',
+                  '        max-score: %d' % points]
+    lines += ['    - name: Autograding Reporter',
+              '      uses: classroom-resources/autograding-grading-reporter@v1',
+              '      env:']
+    lines += ['        %s_RESULTS: "${{steps.%s.outputs.result}}"' % (step.upper(), step)
+              for step, _, _, _ in tests]
+    lines += ['      with:', '        runners: %s' % ','.join(t[0] for t in tests)]
+    return '\n'.join(lines) + '\n'
+
+
 def manifest(files):
-    """sha256sum lines of everything but the student's own files."""
+    """sha256sum lines of what grades: the grader, the harness, the checks,
+    their values and metadata, the headers and the library.  Not the
+    student's files, not README.md (Classroom edits it), not .github/."""
     student = set()
     for path in files:
         if path.endswith('/exercise.json'):
@@ -258,7 +337,8 @@ def manifest(files):
             student |= {os.path.dirname(path) + '/' + f for f in meta['student_files']}
     lines = []
     for path in sorted(files):
-        if path in student or path == 'grader.sha256':
+        graded = path == 'tools/grade.py' or path.startswith(('exercises/', 'code/'))
+        if path in student or not graded:
             continue
         digest = hashlib.sha256(files[path].encode('utf-8')).hexdigest()
         lines.append('%s  %s' % (digest, path))
@@ -307,8 +387,7 @@ def student(root=ROOT, spec='', dest=None):
     files['README.md'] = read(os.path.join(root, 'exercises', 'student', 'README.md'))
     files['Makefile'] = read(os.path.join(root, 'exercises', 'student', 'Makefile'))
     files['.gitignore'] = 'build/\n'
-    files['.github/classroom/autograding.json'] = classroom_config(files)
-    files['.github/workflows/classroom.yml'] = CLASSROOM_WORKFLOW
+    files['.github/workflows/classroom.yml'] = classroom_workflow(files)
     files['grader.sha256'] = manifest(files)
     dest = dest or os.path.join(root, 'build', 'student')
     write_tree(dest, files, executables=('tools/grade.py',))
@@ -343,12 +422,14 @@ exit 0   # the score is in results.json; $status was $status
 SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder's image: install
-# the C compiler (with AddressSanitizer and UBSan), make and Python 3.
+# the C compiler (with AddressSanitizer and UBSan), make, Python 3 and the
+# sandbox (bubblewrap; Gradescope runs the autograder as root, where it works).
 # Nothing is fetched while grading.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends gcc libc6-dev make python3 binutils
+apt-get install -y -q --no-install-recommends gcc libc6-dev make python3 binutils \\
+    bubblewrap util-linux
 """
 
 

@@ -89,4 +89,17 @@ CHECK(uneven_two_keys)
     double p[2] = { 0.25, 0.75 };
     compare("||J||_F for p = (1/4, 3/4)", p, 2, 2 * 0.25 * 0.75);
 }
+CHECK(linear_time_for_a_million_keys)
+{
+    /* O(n) is part of the contract: n = 2^21 uniform keys take milliseconds
+       in O(n) and about 10^12 steps in O(n^2), far past the CPU limit.  The
+       expected value is the closed form sqrt(n - 1) / n. */
+    enum { N = 1 << 21 };
+    double *p = grade_doubles(N);
+    for (int j = 0; j < N; j++)
+        p[j] = 1.0 / N;
+    expect_near("||J||_F for 2^21 uniform keys", softmax_jacobian_frobenius(p, N),
+                sqrt((double)N - 1) / N);
+}
+
 /* END HIDDEN */

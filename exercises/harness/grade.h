@@ -1,12 +1,17 @@
 /* exercises/harness/grade.h: what an exercise's checks.c uses.
  *
  * A check is a function declared with CHECK(name) { ... }.  It calls the
- * student's function on inputs it prepared, then compares with expect_*().
- * The first failed expectation ends the check; a check that returns without
- * a failed expectation passes.  The grader runs every check in its own
- * process (`./checks NAME ATOL RTOL`), so a check may assume nothing about
- * the others, and the student's code may crash, loop or exit: the grader,
- * not this harness, notices that.
+ * student's function on inputs it prepared, then hands what came out to
+ * expect_*().  Every check runs in its own sandboxed process.  In the
+ * student's run (`checks --emit FD ...`) expect_*() decide nothing: they
+ * write the actual values to the grader, which compares them with the
+ * values the same check gives with the instructor's solution (run as
+ * `checks --reference FD ...`, where expect_*() also compare with the
+ * expected values written here, and the first that fails ends the check).
+ * By hand (`checks NAME ATOL RTOL`) they compare and the program says PASS
+ * or FAIL.  So: give expect_*() the values the student's function computed;
+ * the expected arguments guard the solution.  The student's code may crash,
+ * loop or exit: the grader notices that.
  *
  * Buffers handed to the student's function should come from grade_doubles()
  * (outputs: exactly n doubles, filled with NaN, so an entry the student never

@@ -1,25 +1,33 @@
 /* exercises/harness/harness.c: main() of every exercise's check program.
  *
- *   checks --list                 the names of the checks, one a line
- *   checks NAME ATOL RTOL         run one check and report it to the grader
+ *   checks --list                       the names of the checks, one a line
+ *   checks NAME ATOL RTOL               run one check by hand: compare with the
+ *                                       check's own expected values, say PASS/FAIL
+ *   checks --emit FD NAME ATOL RTOL     the student's run: write every value the
+ *                                       check hands to an expect_*() call to FD
+ *   checks --reference FD NAME ATOL RTOL  the trusted run (the instructor's
+ *                                       solution): write the values, and also
+ *                                       compare them with the check's own
+ *                                       expected values
  *
- * How a result reaches the grader, and why the student's code cannot fake it:
- * the grader starts this program with GRADE_FD (a pipe's write end) and
- * GRADE_TOKEN (a fresh random secret) in the environment.  Before anything
- * else runs (a .preinit_array entry, earlier than every constructor) the
- * harness copies both, overwrites the strings in place and removes them from
- * the environment, so neither getenv() nor /proc/self/environ shows them to
- * the code under test.  After the check returns, the harness writes one line
- * "TOKEN {json}" to GRADE_FD.  The grader accepts a result only with the right
- * token, for the check it asked for, from a process that then exited with
- * status 0.  Printing "PASS", calling exit(0) in the middle of a check, or
- * crashing leaves no valid result, and the check fails.
+ * Why the verdict is not computed here: this program runs the student's code,
+ * and anything in its address space (the harness included) is the student's
+ * to rewrite.  So in the student's run the harness only WRITES what the
+ * student's code produced; the grader (tools/grade.py, a separate process
+ * that never loads student code) compares those values with the ones the same
+ * checks produced with the instructor's solution, under the exercise's
+ * tolerance.  Forging a pass means writing the solution's values, which the
+ * student's code does not have for a hidden check.
  *
- * This file is compiled without sanitizers; checks.c and the student's file
- * are compiled with them.
+ * The stream on FD is a sequence of records, each a netstring
+ * "LEN:PAYLOAD," whose PAYLOAD is itself a sequence of netstrings (the
+ * fields): kind, label, then kind-specific fields (see emit_*).  Numbers are
+ * C99 hexadecimal floats (%a): exact, and strictly parsed by the grader.  A
+ * check that returns ends with an "end" record.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "grade.h"
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,50 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- the secret, taken before any other code runs ---------------------- */
-
-static char secret[80];
-static int result_fd = -1;
-
-static int starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static void wipe(char *s)
-{
-    for (volatile char *p = s; *p; p++)
-        *p = 'x';
-}
-
-static void take_secret(int argc, char **argv, char **envp)
-{
-    (void)argc;
-    (void)argv;
-    size_t out = 0;
-    for (size_t i = 0; envp && envp[i]; i++) {
-        char *e = envp[i];
-        if (starts(e, "GRADE_TOKEN=")) {
-            size_t n = strlen(e + 12);
-            if (n < sizeof secret) {
-                memcpy(secret, e + 12, n);
-                secret[n] = '\0';
-            }
-            wipe(e);
-        } else if (starts(e, "GRADE_FD=")) {
-            result_fd = atoi(e + 9);
-            wipe(e);
-        } else {
-            envp[out++] = e;
-        }
-    }
-    if (envp)
-        envp[out] = NULL;
-}
-
-__attribute__((section(".preinit_array"), used))
-static void (*const grade_preinit)(int, char **, char **) = take_secret;
 
 /* ---- the checks -------------------------------------------------------- */
 
@@ -152,12 +116,104 @@ void grade_random(double *x, size_t n, unsigned long seed, double lo, double hi)
     }
 }
 
-/* ---- the verdict, as one JSON object ------------------------------------ */
+/* ---- the stream of values -------------------------------------------- */
+
+enum { MODE_HAND, MODE_EMIT, MODE_REFERENCE };
+static int mode = MODE_HAND;
+static int out_fd = -1;
+static const char *current;
+static jmp_buf fail_jump;
+static int failed;
+
+/* A growable buffer for one record: fields are netstrings. */
+static char *rec;
+static size_t rec_len, rec_cap;
+
+static void rec_put(const void *p, size_t n)
+{
+    if (rec_len + n > rec_cap) {
+        size_t cap = rec_cap ? rec_cap : 4096;
+        while (cap < rec_len + n)
+            cap *= 2;
+        char *r = realloc(rec, cap);
+        if (!r) {
+            fprintf(stderr, "harness: out of memory for a record\n");
+            _exit(3);
+        }
+        rec = r;
+        rec_cap = cap;
+    }
+    memcpy(rec + rec_len, p, n);
+    rec_len += n;
+}
+
+static void field(const char *s, size_t n)
+{
+    char head[32];
+    int h = snprintf(head, sizeof head, "%zu:", n);
+    rec_put(head, (size_t)h);
+    rec_put(s, n);
+    rec_put(",", 1);
+}
+
+static void field_str(const char *s)
+{
+    field(s, strlen(s));
+}
+
+/* A field of n numbers, each "%a" (hexadecimal, exact), separated by spaces:
+   built in place in the record buffer. */
+static void field_doubles(const double *x, size_t n, size_t stride)
+{
+    size_t len = 0;
+    char num[64];
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(num, sizeof num, "%a", x[i * stride]) + (i > 0);
+    char head[32];
+    int h = snprintf(head, sizeof head, "%zu:", len);
+    rec_put(head, (size_t)h);
+    for (size_t i = 0; i < n; i++) {
+        int k = snprintf(num, sizeof num, i ? " %a" : "%a", x[i * stride]);
+        rec_put(num, (size_t)k);
+    }
+    rec_put(",", 1);
+}
+
+static void record_begin(const char *kind, const char *what)
+{
+    rec_len = 0;
+    field_str(kind);
+    field_str(what ? what : "");
+}
+
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(out_fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            _exit(3);                 /* the grader stopped listening */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void record_end(void)
+{
+    if (out_fd < 0)
+        return;
+    char head[32];
+    int h = snprintf(head, sizeof head, "%zu:", rec_len);
+    write_all(head, (size_t)h);
+    write_all(rec, rec_len);
+    write_all(",", 1);
+}
+
+/* ---- by hand, and in the reference run: compare here too ---------------- */
 
 static char verdict[4096];
 static size_t vlen;
-static jmp_buf fail_jump;
-static int failed;
 
 static void put(const char *fmt, ...)
 {
@@ -173,44 +229,6 @@ static void put(const char *fmt, ...)
         vlen = sizeof verdict - 1;
 }
 
-static void put_string(const char *key, const char *s)
-{
-    put(",\"%s\":\"", key);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            put("\\%c", *p);
-        else if (*p < 0x20)
-            put("\\u%04x", *p);
-        else
-            put("%c", *p);
-    }
-    put("\"");
-}
-
-static void put_number(const char *key, double x)
-{
-    if (isnan(x))
-        put(",\"%s\":\"nan\"", key);
-    else if (isinf(x))
-        put(",\"%s\":\"%s\"", key, x > 0 ? "inf" : "-inf");
-    else
-        put(",\"%s\":%.17g", key, x);
-}
-
-static const char *current;
-
-static _Noreturn void fail_now(void)
-{
-    failed = 1;
-    longjmp(fail_jump, 1);
-}
-
-static void begin_failure(const char *kind)
-{
-    vlen = 0;
-    put("{\"check\":\"%s\",\"status\":\"fail\",\"kind\":\"%s\"", current, kind);
-}
-
 static int near(double actual, double expected, double atol, double rtol)
 {
     if (isnan(expected))
@@ -220,24 +238,56 @@ static int near(double actual, double expected, double atol, double rtol)
     return isfinite(actual) && fabs(actual - expected) <= atol + rtol * fabs(expected);
 }
 
-static void value_failure(const char *what, double actual, double expected,
-                          double atol, double rtol)
+/* In the student's run nothing is decided here: only recorded. */
+static int comparing(void)
 {
-    begin_failure("value");
-    put_string("what", what);
-    put_number("expected", expected);
-    put_number("actual", actual);
-    put_number("atol", atol);
-    put_number("rtol", rtol);
-    put("}");
+    return mode != MODE_EMIT;
+}
+
+static _Noreturn void fail_now(void)
+{
+    failed = 1;
+    longjmp(fail_jump, 1);
+}
+
+/* The check's own expected value is not met (by hand or by the reference
+   solution): say which, and end the check. */
+static void self_failure(const char *what, double actual, double expected)
+{
+    vlen = 0;
+    put("%s: expected %.17g, got %.17g", what, expected, actual);
+    if (mode == MODE_REFERENCE) {
+        record_begin("reference-fails", what);
+        field(verdict, vlen);
+        record_end();
+    }
     fail_now();
+}
+
+/* ---- expectations ------------------------------------------------------ */
+
+static void emit_near(const char *what, const double *actual, size_t n, size_t stride,
+                      int rows, int cols, double atol, double rtol)
+{
+    char shape[64], tol[128];
+    record_begin("near", what);
+    if (rows >= 0)
+        snprintf(shape, sizeof shape, "%d %d", rows, cols);
+    else
+        snprintf(shape, sizeof shape, "%zu", n);
+    field_str(shape);
+    snprintf(tol, sizeof tol, "%a %a", atol, rtol);
+    field_str(tol);
+    field_doubles(actual, n, stride);
+    record_end();
 }
 
 void expect_near_tol(const char *what, double actual, double expected,
                      double atol, double rtol)
 {
-    if (!near(actual, expected, atol, rtol))
-        value_failure(what, actual, expected, atol, rtol);
+    emit_near(what, &actual, 1, 1, -1, 0, atol, rtol);
+    if (comparing() && !near(actual, expected, atol, rtol))
+        self_failure(what, actual, expected);
 }
 
 void expect_near(const char *what, double actual, double expected)
@@ -248,24 +298,31 @@ void expect_near(const char *what, double actual, double expected)
 void expect_doubles(const char *what, const double *actual,
                     const double *expected, size_t n)
 {
+    emit_near(what, actual, n, 1, -1, 0, atol_, rtol_);
+    if (!comparing())
+        return;
     char label[160];
     for (size_t i = 0; i < n; i++)
         if (!near(actual[i], expected[i], atol_, rtol_)) {
             snprintf(label, sizeof label, "%s[%zu]", what, i);
-            value_failure(label, actual[i], expected[i], atol_, rtol_);
+            self_failure(label, actual[i], expected[i]);
         }
 }
 
 void expect_matrix(const char *what, const double *actual,
                    const double *expected, int rows, int cols)
 {
+    size_t n = rows > 0 && cols > 0 ? (size_t)rows * (size_t)cols : 0;
+    emit_near(what, actual, n, 1, rows, cols, atol_, rtol_);
+    if (!comparing())
+        return;
     char label[160];
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < cols; j++) {
             size_t ij = (size_t)i * (size_t)cols + (size_t)j;
             if (!near(actual[ij], expected[ij], atol_, rtol_)) {
                 snprintf(label, sizeof label, "%s[%d][%d]", what, i, j);
-                value_failure(label, actual[ij], expected[ij], atol_, rtol_);
+                self_failure(label, actual[ij], expected[ij]);
             }
         }
 }
@@ -273,36 +330,48 @@ void expect_matrix(const char *what, const double *actual,
 void expect_same(const char *what, const double *actual, const double *original,
                  size_t n)
 {
+    char shape[32];
+    record_begin("same", what);
+    snprintf(shape, sizeof shape, "%zu", n);
+    field_str(shape);
+    field_doubles(actual, n, 1);
+    record_end();
+    if (!comparing())
+        return;
     char label[160];
     for (size_t i = 0; i < n; i++)
         if (memcmp(&actual[i], &original[i], sizeof *actual) != 0) {
-            snprintf(label, sizeof label, "%s[%zu]", what, i);
-            begin_failure("changed");
-            put_string("what", label);
-            put_number("expected", original[i]);
-            put_number("actual", actual[i]);
-            put("}");
-            fail_now();
+            snprintf(label, sizeof label, "%s[%zu] (must stay unchanged)", what, i);
+            self_failure(label, actual[i], original[i]);
         }
 }
 
 void expect_int(const char *what, long actual, long expected)
 {
-    if (actual != expected) {
-        begin_failure("int");
-        put_string("what", what);
-        put(",\"expected\":%ld,\"actual\":%ld}", expected, actual);
-        fail_now();
-    }
+    char num[32];
+    record_begin("int", what);
+    snprintf(num, sizeof num, "%ld", actual);
+    field_str(num);
+    record_end();
+    if (comparing() && actual != expected)
+        self_failure(what, (double)actual, (double)expected);
 }
 
 void expect_true(int ok, const char *en, const char *zh)
 {
-    if (!ok) {
-        begin_failure("message");
-        put_string("en", en);
-        put_string("zh", zh);
-        put("}");
+    record_begin("true", "");
+    field_str(ok ? "1" : "0");
+    field_str(en);
+    field_str(zh);
+    record_end();
+    if (!ok && comparing()) {
+        vlen = 0;
+        put("%s", en);
+        if (mode == MODE_REFERENCE) {
+            record_begin("reference-fails", "");
+            field(verdict, vlen);
+            record_end();
+        }
         fail_now();
     }
 }
@@ -317,28 +386,29 @@ void grade_fail(const char *fmt_en, const char *fmt_zh, ...)
     vsnprintf(zh, sizeof zh, fmt_zh, ap2);
     va_end(ap2);
     va_end(ap);
-    expect_true(0, en, zh);
+    /* a failure the check itself decided: in the student's run it ends the
+       check too (what follows may rely on what failed) */
+    record_begin("fail", "");
+    field_str(en);
+    field_str(zh);
+    record_end();
+    vlen = 0;
+    put("%s", en);
+    if (mode == MODE_REFERENCE) {
+        record_begin("reference-fails", "");
+        field(verdict, vlen);
+        record_end();
+    }
+    fail_now();
 }
 
 /* ---- main -------------------------------------------------------------- */
 
-static void report(void)
+static int parse_fd(const char *s)
 {
-    if (!failed) {
-        vlen = 0;
-        put("{\"check\":\"%s\",\"status\":\"pass\"}", current);
-    }
-    if (result_fd < 0 || !secret[0])
-        return;                       /* run by hand: nothing to report to */
-    char line[sizeof verdict + sizeof secret + 4];
-    int n = snprintf(line, sizeof line, "%s %.*s\n", secret, (int)vlen, verdict);
-    for (int off = 0; n > 0 && off < n;) {
-        ssize_t w = write(result_fd, line + off, (size_t)(n - off));
-        if (w <= 0)
-            break;
-        off += (int)w;
-    }
-    close(result_fd);
+    char *end;
+    long fd = strtol(s, &end, 10);
+    return (*s && !*end && fd >= 0 && fd < 1024) ? (int)fd : -1;
 }
 
 int main(int argc, char **argv)
@@ -348,28 +418,43 @@ int main(int argc, char **argv)
             printf("%s\n", checks[i].name);
         return 0;
     }
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s --list | NAME ATOL RTOL\n", argv[0]);
+    int a = 1;
+    if (argc == 6 && (strcmp(argv[1], "--emit") == 0 || strcmp(argv[1], "--reference") == 0)) {
+        mode = argv[1][2] == 'e' ? MODE_EMIT : MODE_REFERENCE;
+        out_fd = parse_fd(argv[2]);
+        a = 3;
+        if (out_fd < 0) {
+            fprintf(stderr, "%s: bad file descriptor '%s'\n", argv[0], argv[2]);
+            return 2;
+        }
+    } else if (argc != 4) {
+        fprintf(stderr, "usage: %s --list | [--emit FD | --reference FD] NAME ATOL RTOL\n",
+                argv[0]);
         return 2;
     }
     grade_check_fn fn = NULL;
     for (int i = 0; i < nchecks; i++)
-        if (strcmp(checks[i].name, argv[1]) == 0) {
+        if (strcmp(checks[i].name, argv[a]) == 0) {
             fn = checks[i].fn;
             current = checks[i].name;
         }
     if (!fn) {
-        fprintf(stderr, "%s: no check named '%s'\n", argv[0], argv[1]);
+        fprintf(stderr, "%s: no check named '%s'\n", argv[0], argv[a]);
         return 2;
     }
-    atol_ = strtod(argv[2], NULL);
-    rtol_ = strtod(argv[3], NULL);
+    atol_ = strtod(argv[a + 1], NULL);
+    rtol_ = strtod(argv[a + 2], NULL);
     if (setjmp(fail_jump) == 0)
         fn();
     fflush(stdout);                   /* the student's output comes first */
-    report();
-    if (result_fd < 0 || !secret[0])   /* run by hand: say it on stdout */
-        printf("%s %.*s\n", failed ? "FAIL" : "PASS", (int)vlen, verdict);
+    fflush(stderr);
+    if (mode != MODE_REFERENCE || !failed) {
+        record_begin("end", current);
+        record_end();
+    }
+    if (mode == MODE_HAND)
+        printf("%s %s%s%.*s\n", failed ? "FAIL" : "PASS", current, failed ? ": " : "",
+               (int)vlen, verdict);
     for (int i = 0; i < nbuffers; i++)
         free(buffers[i]);
     return 0;
