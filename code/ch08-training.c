@@ -83,7 +83,7 @@ typedef struct {
     long steps, warmup, curve, bench, batches;
     double factor;
     int eval, schedule, profile, trace;
-    const char *save, *resume;
+    const char *save, *resume, *grad_file;
 } Options;
 
 static void usage(FILE *out)
@@ -107,6 +107,8 @@ static void usage(FILE *out)
         "  --profile          print where the time of a training step goes\n"
         "  --bench N          time N training steps and print ms per step\n"
         "  --batches N        print the first N training batches and exit\n"
+        "  --grad-file FILE   write the gradient of batch 0's loss, in the\n"
+        "                     checkpoint format, and exit (for the PyTorch test)\n"
         "\n"
         "  在复制或倒序任务上训练 Transformer，报告留出序列上贪心解码的完全匹配率。\n");
 }
@@ -115,7 +117,7 @@ static Options parse_options(int argc, char **argv)
 {
     Options o = { { 0, 32, 4, 64, 2, 0, POST_NORM, 1, 0.1, 0.1 },
                   { REVERSE, 10, 1, 10, 1 }, 32, 400, 100, 0, 0, 0, 1.0,
-                  200, 0, 0, 0, NULL, NULL };
+                  200, 0, 0, 0, NULL, NULL, NULL };
     static const struct option opts[] = {
         { "task", required_argument, 0, 't' }, { "symbols", required_argument, 0, 'y' },
         { "min-len", required_argument, 0, 'm' }, { "max-len", required_argument, 0, 'M' },
@@ -130,6 +132,7 @@ static Options parse_options(int argc, char **argv)
         { "save", required_argument, 0, 'o' }, { "resume", required_argument, 0, 'r' },
         { "schedule", no_argument, 0, 'L' }, { "profile", no_argument, 0, 'P' },
         { "bench", required_argument, 0, 'B' }, { "batches", required_argument, 0, 'D' },
+        { "grad-file", required_argument, 0, 'g' },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
@@ -170,6 +173,7 @@ static Options parse_options(int argc, char **argv)
         case 'P': o.profile = 1; break;
         case 'B': o.bench = cli_long("--bench", optarg, 1, 100000); break;
         case 'D': o.batches = cli_long("--batches", optarg, 1, 100000); break;
+        case 'g': o.grad_file = optarg; break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -187,6 +191,22 @@ static Options parse_options(int argc, char **argv)
     if (why)
         cli_fail("%s", why);
     return o;
+}
+/* The gradient of batch 0's loss (dropout as configured) in the checkpoint
+   format: the parameter block replaced by the gradient block. */
+static void write_gradient(Model *m, const Options *o)
+{
+    Batch b = make_batch(&o->task, 0, 0, o->batch);
+    double loss = model_forward(m, &b, 1, NULL, NULL), *keep = m->params;
+    model_backward(m);
+    m->params = m->grads;
+    char err[512];
+    int bad = model_save(m, o->grad_file, err, sizeof err);
+    m->params = keep;
+    batch_free(&b);
+    if (bad)
+        cli_fail("--grad-file %s", err);
+    printf("loss %.17g\n", loss);
 }
 static double now_s(void)
 {
@@ -253,6 +273,11 @@ int main(int argc, char **argv)
         m.cfg.dropout = o.cfg.dropout, m.cfg.smoothing = o.cfg.smoothing;
     } else
         m = model_new(&o.cfg, o.task.seed);
+    if (o.grad_file) {
+        write_gradient(&m, &o);
+        model_free(&m);
+        return 0;
+    }
     if (o.bench) {
         double t0 = 0.0, cpu0 = 0.0;
         for (long k = 0; k < 2 + o.bench; k++) {    /* two steps to warm up */
