@@ -14,19 +14,29 @@ typedef struct {
     int symbols;            /* task symbols: ids 3 .. 3 + symbols - 1 */
     int min_len, max_len;   /* sequence lengths, without BOS/EOS */
     uint64_t seed;
+    int bucket;             /* 1: a training batch's sequences share one length */
 } TaskSpec;
 
-/* Sequence number i of stream (0: training, 1: held-out): length and
-   symbols drawn from an RNG seeded by (seed, stream, i) alone, so batch k
-   is the same whether or not the run was interrupted before it. */
-static int make_sequence(const TaskSpec *t, int stream, long i, int *x)
+/* Sequence number i of stream (0: training, 1: held-out): its length (len,
+   or if len is 0 a random one) and symbols drawn from an RNG seeded by
+   (seed, stream, i) alone, so batch k is the same whether or not the run
+   was interrupted before it. */
+static int make_sequence(const TaskSpec *t, int stream, long i, int len, int *x)
 {
     Rng r;
     rng_seed(&r, t->seed * 0x9E3779B97F4A7C15u + (uint64_t)stream * 0x100000000u + (uint64_t)i);
     int n = t->min_len + (int)(rng_next(&r) % (uint64_t)(t->max_len - t->min_len + 1));
+    n = len > 0 ? len : n;
     for (int j = 0; j < n; j++)
         x[j] = 3 + (int)(rng_next(&r) % (uint64_t)t->symbols);
     return n;
+}
+/* The one length of training batch k when batches are bucketed. */
+static int batch_length(const TaskSpec *t, long k)
+{
+    Rng r;
+    rng_seed(&r, t->seed * 0xD1B54A32D192ED03u + 0xB0CCE7u + (uint64_t)k);
+    return t->min_len + (int)(rng_next(&r) % (uint64_t)(t->max_len - t->min_len + 1));
 }
 static void make_target(const TaskSpec *t, const int *x, int n, int *y)
 {
@@ -34,17 +44,18 @@ static void make_target(const TaskSpec *t, const int *x, int n, int *y)
         y[j] = t->task == COPY ? x[j] : x[n - 1 - j];
 }
 /* Batch number k: sequences k*size .. k*size + size - 1 of the stream,
-   padded to the longest of them. */
+   padded to the longest of them (bucketed training batches need no
+   padding). */
 static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
 {
-    int x[4096], y[4096], longest = 1;
+    int x[4096], y[4096], longest = 1, len = t->bucket && stream == 0 ? batch_length(t, k) : 0;
     for (int i = 0; i < size; i++) {
-        int n = make_sequence(t, stream, k * size + i, x);
+        int n = make_sequence(t, stream, k * size + i, len, x);
         longest = n > longest ? n : longest;
     }
     Batch b = batch_new(size, longest, longest + 1);
     for (int i = 0; i < size; i++) {
-        int n = make_sequence(t, stream, k * size + i, x);
+        int n = make_sequence(t, stream, k * size + i, len, x);
         make_target(t, x, n, y);
         int *src = b.src + (size_t)i * b.src_len;
         int *tin = b.tgt_in + (size_t)i * b.tgt_len, *tout = b.tgt_out + (size_t)i * b.tgt_len;
@@ -60,7 +71,7 @@ static double exact_match(Model *m, const TaskSpec *t, int n, FILE *show, int sh
 {
     int x[4096], y[4096], out[4096], right = 0;
     for (int i = 0; i < n; i++) {
-        int len = make_sequence(t, 1, i, x);
+        int len = make_sequence(t, 1, i, 0, x);
         make_target(t, x, len, y);
         int got = model_greedy(m, x, len, out, len + 2);
         int ok = got == len && memcmp(out, y, (size_t)len * sizeof *y) == 0;
@@ -84,7 +95,9 @@ typedef struct {
     double factor;
     int eval, schedule, profile, trace;
     const char *save, *resume, *grad_file;
+    int compare;            /* 0, COMPARE_SCALE or COMPARE_NORM */
 } Options;
+enum { COMPARE_SCALE = 1, COMPARE_NORM = 2 };
 
 static void usage(FILE *out)
 {
@@ -94,6 +107,8 @@ static void usage(FILE *out)
         "  held-out exact match of greedy decoding.  Options (defaults in []):\n"
         "  --task copy|reverse    [reverse]     --symbols N      [10]\n"
         "  --min-len N [1]  --max-len N [10]    --seed S         [1]\n"
+        "  --mixed-lengths    training batches of mixed lengths, padded (default:\n"
+        "                     each batch has one length, as in the paper's 5.1)\n"
         "  --layers N  [2]  --d-model D [32]    --heads H [4]    --d-ff F [64]\n"
         "  --norm post|pre [post]  --no-scale (scores not divided by sqrt(d_k))\n"
         "  --dropout P [0.1]  --smoothing E [0.1]  --batch B [32]\n"
@@ -107,6 +122,9 @@ static void usage(FILE *out)
         "  --profile          print where the time of a training step goes\n"
         "  --bench N          time N training steps and print ms per step\n"
         "  --batches N        print the first N training batches and exit\n"
+        "  --compare scale    train with d_k = 8 and d_k = d_model, each with and\n"
+        "                     without the 1/sqrt(d_k); print the four curves\n"
+        "  --compare norm     post- and pre-norm, each with and without warm-up\n"
         "  --grad-file FILE   write the gradient of batch 0's loss, in the\n"
         "                     checkpoint format, and exit (for the PyTorch test)\n"
         "\n"
@@ -116,8 +134,8 @@ static void usage(FILE *out)
 static Options parse_options(int argc, char **argv)
 {
     Options o = { { 0, 32, 4, 64, 2, 0, POST_NORM, 1, 0.1, 0.1 },
-                  { REVERSE, 10, 1, 10, 1 }, 32, 400, 100, 0, 0, 0, 1.0,
-                  200, 0, 0, 0, NULL, NULL, NULL };
+                  { REVERSE, 10, 1, 10, 1, 1 }, 32, 400, 100, 0, 0, 0, 1.0,
+                  200, 0, 0, 0, NULL, NULL, NULL, 0 };
     static const struct option opts[] = {
         { "task", required_argument, 0, 't' }, { "symbols", required_argument, 0, 'y' },
         { "min-len", required_argument, 0, 'm' }, { "max-len", required_argument, 0, 'M' },
@@ -133,6 +151,8 @@ static Options parse_options(int argc, char **argv)
         { "schedule", no_argument, 0, 'L' }, { "profile", no_argument, 0, 'P' },
         { "bench", required_argument, 0, 'B' }, { "batches", required_argument, 0, 'D' },
         { "grad-file", required_argument, 0, 'g' },
+        { "mixed-lengths", no_argument, 0, 'x' },
+        { "compare", required_argument, 0, 'C' },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
@@ -174,6 +194,12 @@ static Options parse_options(int argc, char **argv)
         case 'B': o.bench = cli_long("--bench", optarg, 1, 100000); break;
         case 'D': o.batches = cli_long("--batches", optarg, 1, 100000); break;
         case 'g': o.grad_file = optarg; break;
+        case 'x': o.task.bucket = 0; break;
+        case 'C':
+            if (strcmp(optarg, "scale") && strcmp(optarg, "norm"))
+                cli_fail("--compare: '%s' is not scale or norm", optarg);
+            o.compare = strcmp(optarg, "scale") == 0 ? COMPARE_SCALE : COMPARE_NORM;
+            break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -252,6 +278,121 @@ static void print_profile(long steps)
                    model_profile[k] / steps, 100.0 * model_profile[k] / total);
     printf("%-22s %8.3f\n", "total (timed parts)", total / steps);
 }
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --bench N: the median wall time of N training steps after two to warm
+   up (the median, since a shared machine adds outliers), and with
+   --profile where the time goes. */
+static void bench(Model *m, const Options *o)
+{
+    double *ms = xcalloc((size_t)o->bench, sizeof *ms);
+    for (long k = 0; k < 2 + o->bench; k++) {
+        if (k == 2)
+            model_profile_reset(), model_profiling = o->profile;
+        Batch b = make_batch(&o->task, 0, k, o->batch);
+        double t0 = now_s();
+        model_train_step(m, &b, o->warmup, o->factor);
+        if (k >= 2)
+            ms[k - 2] = 1e3 * (now_s() - t0);
+        batch_free(&b);
+    }
+    qsort(ms, (size_t)o->bench, sizeof *ms, compare_doubles);
+    printf("%.4f ms per training step (median of %ld)\n", ms[o->bench / 2], o->bench);
+    if (o->profile)
+        print_profile(o->bench);
+    free(ms);
+}
+static void describe(const Model *m, const Options *o)
+{
+    const TransformerConfig *c = &m->cfg;
+    printf("# %s task, %d symbols, lengths %d..%d; N = %d, d_model = %d, h = %d, "
+           "d_ff = %d, %s-norm%s, warmup %ld, P_drop = %g, eps_ls = %g; %zu parameters\n",
+           o->task.task == COPY ? "copy" : "reverse", o->task.symbols, o->task.min_len,
+           o->task.max_len, c->layers, c->d_model, c->heads, c->d_ff,
+           c->norm == POST_NORM ? "post" : "pre", c->scale_scores ? "" : ", unscaled scores",
+           o->warmup, c->dropout, c->smoothing, m->n_params);
+}
+
+/* Train m from its current step up to o->steps, printing the curve and the
+   trace as asked and the progress line on a terminal; returns the seconds
+   it took. */
+static double train(Model *m, const Options *o)
+{
+    Batch held = make_batch(&o->task, 1, 0, 256);
+    if (o->curve)
+        printf("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n");
+    int tty = isatty(2);
+    model_profile_reset();
+    model_profiling = o->profile;
+    double t0 = now_s(), ema = 0.0;
+    long tokens = 0, first = m->step;
+    for (long k = m->step; k < o->steps; k++) {
+        Batch b = make_batch(&o->task, 0, k, o->batch);
+        double lr = o->factor * noam_rate(m->cfg.d_model, m->step + 1, o->warmup);
+        double loss = model_train_step(m, &b, o->warmup, o->factor);
+        for (size_t i = 0; i < (size_t)b.size * b.tgt_len; i++)
+            tokens += b.tgt_out[i] != TOK_PAD;
+        batch_free(&b);
+        ema = k == first ? loss : 0.9 * ema + 0.1 * loss;   /* smoothed for display */
+        if (o->trace)
+            printf("%ld %.17g\n", k + 1, loss);
+        if (o->curve && ((k + 1) % o->curve == 0 || k == first)) {
+            long right, n;
+            int p = model_profiling;
+            model_profiling = 0;
+            double hl = model_forward(m, &held, 0, &right, &n);
+            model_profiling = p;
+            printf("%ld %.6f %.6e %.6f %.6f\n", k + 1, isfinite(ema) ? ema : 99.0, lr,
+                   isfinite(hl) ? hl : 99.0, (double)right / n);
+        }
+        if (tty && ((k + 1) % 10 == 0 || k + 1 == o->steps))
+            fprintf(stderr, "\rstep %ld/%ld  loss %.4f  lr %.2e  %.0f tokens/s ",
+                    k + 1, o->steps, ema, lr, tokens / (now_s() - t0));
+    }
+    if (tty && o->steps > first)
+        fputc('\n', stderr);
+    model_profiling = 0;
+    if (o->profile && o->steps > first)
+        print_profile(o->steps - first);
+    batch_free(&held);
+    return now_s() - t0;
+}
+
+/* The held-out exact match, with the first `shown` sequences printed. */
+static void report(Model *m, const Options *o, double seconds, int shown)
+{
+    if (o->eval <= 0)
+        return;
+    if (shown)
+        printf("# some held-out sequences (symbols 0..%d) and the greedy output:\n",
+               o->task.symbols - 1);
+    double em = exact_match(m, &o->task, o->eval, stdout, shown);
+    printf("# after %ld steps (%.2f s): held-out exact match %.1f%% of %d sequences\n",
+           m->step, seconds, 100.0 * em, o->eval);
+}
+static void compare(const Options *o)
+{
+    for (int v = 0; v < 4; v++) {
+        Options w = *o;
+        if (o->compare == COMPARE_SCALE) {
+            w.cfg.heads = v < 2 ? w.cfg.d_model / 8 : 1;
+            w.cfg.scale_scores = v % 2 == 0;
+        } else {
+            w.cfg.norm = v < 2 ? POST_NORM : PRE_NORM;
+            w.warmup = v % 2 == 0 ? o->warmup : 1;
+        }
+        Model m = model_new(&w.cfg, w.task.seed);
+        describe(&m, &w);
+        double seconds = train(&m, &w);
+        report(&m, &w, seconds, 0);
+        printf(v < 3 ? "\n\n" : "");
+        model_free(&m);
+    }
+}
 int main(int argc, char **argv)
 {
     cli_init(argv[0]);
@@ -264,6 +405,10 @@ int main(int argc, char **argv)
         print_batches(&o);
         return 0;
     }
+    if (o.compare) {
+        compare(&o);
+        return 0;
+    }
     Model m;
     memset(&m, 0, sizeof m);
     if (o.resume) {
@@ -273,86 +418,20 @@ int main(int argc, char **argv)
         m.cfg.dropout = o.cfg.dropout, m.cfg.smoothing = o.cfg.smoothing;
     } else
         m = model_new(&o.cfg, o.task.seed);
-    if (o.grad_file) {
+    if (o.grad_file)
         write_gradient(&m, &o);
-        model_free(&m);
-        return 0;
-    }
-    if (o.bench) {
-        double t0 = 0.0, cpu0 = 0.0;
-        for (long k = 0; k < 2 + o.bench; k++) {    /* two steps to warm up */
-            if (k == 2)
-                model_profile_reset(), model_profiling = o.profile,
-                t0 = now_s(), cpu0 = (double)clock() / CLOCKS_PER_SEC;
-            Batch b = make_batch(&o.task, 0, k, o.batch);
-            model_train_step(&m, &b, o.warmup, o.factor);
-            batch_free(&b);
+    else if (o.bench)
+        bench(&m, &o);
+    else {
+        describe(&m, &o);
+        double seconds = train(&m, &o);
+        if (o.save) {
+            char err[512];
+            if (model_save(&m, o.save, err, sizeof err) != 0)
+                cli_fail("--save %s", err);
         }
-        double wall = now_s() - t0, cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
-        printf("%.4f ms per training step (wall), %.4f ms CPU\n",
-               1e3 * wall / o.bench, 1e3 * cpu / o.bench);
-        if (o.profile)
-            print_profile(o.bench);
-        model_free(&m);
-        return 0;
+        report(&m, &o, seconds, o.curve || o.trace ? 0 : 4);
     }
-    const TransformerConfig *c = &m.cfg;
-    printf("# %s task, %d symbols, lengths %d..%d; N = %d, d_model = %d, h = %d, "
-           "d_ff = %d, %s-norm%s, P_drop = %g, eps_ls = %g; %zu parameters\n",
-           o.task.task == COPY ? "copy" : "reverse", o.task.symbols, o.task.min_len,
-           o.task.max_len, c->layers, c->d_model, c->heads, c->d_ff,
-           c->norm == POST_NORM ? "post" : "pre", c->scale_scores ? "" : ", unscaled scores",
-           c->dropout, c->smoothing, m.n_params);
-    Batch held = make_batch(&o.task, 1, 0, 256);
-    if (o.curve)
-        printf("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n");
-    int tty = isatty(2);
-    model_profiling = o.profile;
-    double t0 = now_s(), ema = 0.0;
-    long tokens = 0, first = m.step;
-    for (long k = m.step; k < o.steps; k++) {
-        Batch b = make_batch(&o.task, 0, k, o.batch);
-        double lr = o.factor * noam_rate(c->d_model, m.step + 1, o.warmup);
-        double loss = model_train_step(&m, &b, o.warmup, o.factor);
-        for (size_t i = 0; i < (size_t)b.size * b.tgt_len; i++)
-            tokens += b.tgt_out[i] != TOK_PAD;
-        batch_free(&b);
-        ema = k == first ? loss : 0.9 * ema + 0.1 * loss;
-        if (o.trace)
-            printf("%ld %.17g\n", k + 1, loss);
-        if (o.curve && ((k + 1) % o.curve == 0 || k == first)) {
-            long right, n;
-            int p = model_profiling;
-            model_profiling = 0;
-            double hl = model_forward(&m, &held, 0, &right, &n);
-            model_profiling = p;
-            printf("%ld %.6f %.6e %.6f %.6f\n", k + 1, ema, lr, hl, (double)right / n);
-        }
-        if (tty && ((k + 1) % 10 == 0 || k + 1 == o.steps))
-            fprintf(stderr, "\rstep %ld/%ld  loss %.4f  lr %.2e  %.0f tokens/s ",
-                    k + 1, o.steps, ema, lr, tokens / (now_s() - t0));
-    }
-    if (tty && o.steps > first)
-        fputc('\n', stderr);
-    double seconds = now_s() - t0;
-    model_profiling = 0;
-    if (o.save) {
-        char err[512];
-        if (model_save(&m, o.save, err, sizeof err) != 0)
-            cli_fail("--save %s", err);
-    }
-    if (o.profile && o.steps > first)
-        print_profile(o.steps - first);
-    if (o.eval > 0) {
-        int shown = o.curve || o.trace ? 0 : 4;
-        if (shown)
-            printf("# some held-out sequences (symbols 0..%d) and the greedy output:\n",
-                   o.task.symbols - 1);
-        double em = exact_match(&m, &o.task, o.eval, stdout, shown);
-        printf("# after %ld steps (%.2f s): held-out exact match %.1f%% of %d sequences\n",
-               m.step, seconds, 100.0 * em, o.eval);
-    }
-    batch_free(&held);
     model_free(&m);
     return 0;
 }

@@ -14,7 +14,7 @@ from helpers import (BIN, TOP, TempDir, expect_bad_input, expect_bad_inputs,
 import ch08_torch
 
 PROG = 'ch08-training'
-SMALL = ['--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
+SMALL = ['--mixed-lengths', '--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
          '--max-len', '6', '--symbols', '6', '--eval', '0']
 
 
