@@ -39,9 +39,6 @@ void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc)
 {
     int nb = n / MR, mb = m / NR;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if ((long)n * k * m > 200000)
-#endif
     for (int ib = 0; ib < nb + (n % MR != 0); ib++) {
         int i0 = ib * MR, rows = n - i0 < MR ? n - i0 : MR;
         for (int jb = 0; jb < mb + (m % NR != 0); jb++) {

@@ -14,7 +14,7 @@ from helpers import (BIN, TOP, TempDir, expect_bad_input, expect_bad_inputs,
 import ch08_torch
 
 PROG = 'ch08-training'
-SMALL = ['--mixed-lengths', '--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
+SMALL = ['--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
          '--max-len', '6', '--symbols', '6', '--eval', '0']
 
 
@@ -184,3 +184,67 @@ def test_schedule_is_equation_3():
             assert abs(float(col) - want) <= 1e-6 * want, (s, d, w, col, want)
     peak = max(rows, key=lambda r: float(r[1]))
     assert peak[0] == '4000', peak
+
+
+def data_file(name):
+    path = os.path.join(TOP, 'build', 'data', name + '.dat')
+    assert os.path.exists(path), '%s is missing: run make first' % path
+    with open(path) as f:
+        return f.read()
+
+
+def blocks(text):
+    """The curves of a data file: lists of (step, loss, lr, heldout loss,
+    accuracy) rows, one list per block, and the exact-match percentages."""
+    out = []
+    for block in re.split(r'\n\s*\n\s*\n', text.strip('\n')):
+        rows = [[float(x) for x in l.split()] for l in block.split('\n') if l and l[0] != '#']
+        out.append(rows)
+    ems = [float(m) for m in re.findall(r'held-out exact match ([\d.]+)% of', text)]
+    return out, ems
+
+
+def test_the_smoke_test_reaches_100_percent():
+    """The build's training run (figure ch08-curve) must reverse every held-out
+    sequence exactly; the figure's data file carries the result."""
+    text = data_file('ch08-curve')
+    (curve,), ems = blocks(text)
+    assert ems == [100.0], 'held-out exact match %s, not 100%%' % ems
+    unseen = re.findall(r'(\d+) of them never occurred in training: exact match ([\d.]+)%', text)
+    assert len(unseen) == 1 and int(unseen[0][0]) >= 20 and float(unseen[0][1]) == 100.0, unseen
+    assert curve[-1][4] > 0.99 and curve[0][4] < 0.2, (curve[0], curve[-1])
+
+
+def test_exact_match_is_measured_honestly():
+    """Greedy outputs that the program counts as right must really be the
+    reversal of the input (checked here in Python), and wrong ones not."""
+    out = ok(SMALL + ['--steps', '40', '--eval', '30'])
+    shown = [l for l in out.split('\n') if '->' in l]
+    assert len(shown) == 4, out
+    for l in shown:
+        src, got = l.lstrip('# ').split('->')
+        want = list(reversed(src.split()))
+        if '(wrong)' in got:
+            assert got.replace('(wrong)', '').split() != want, l
+        else:
+            assert got.split() == want, l
+
+
+def test_experiment_data_have_four_curves():
+    for name in ('ch08-scale', 'ch08-norm'):
+        curves, ems = blocks(data_file(name))
+        assert len(curves) == 4 and len(ems) == 4, (name, len(curves), ems)
+        for c in curves:
+            assert all(0.0 <= r[4] <= 1.0 for r in c), name
+            assert c[-1][0] == curves[0][-1][0], name
+
+
+def test_demo_is_quick():
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = ok([])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    assert cpu < 1.0, 'the demo took %.2f s of CPU (the book promises under 1 s)' % cpu
+    rows = [l.split() for l in out.split('\n') if l and l[0] != '#']
+    assert float(rows[-1][3]) < float(rows[0][3]) - 1.0, 'the demo\'s loss did not fall: %s' % out
