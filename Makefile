@@ -260,6 +260,7 @@ help:
 	@echo '  memcheck      every demo and data mode under valgrind: zero errors, zero leaks'
 	@echo '  check-reproducible  two clean builds, compared byte for byte (a few minutes)'
 	@echo '  record-timings  measure the timing figures again into data/timings/ (idle machine)'
+	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
@@ -267,3 +268,16 @@ PHONY_EXTRA := tangle
 
 include tools/html.mk
 include tools/qa.mk
+
+#### Chapter 8: training ####################################################
+# The training kernels are compiled with -O3 (the 4 x 8 register block of
+# gemm.c is unrolled and vectorised only there); everything else keeps the
+# common flags.
+$(B)/obj/gemm.o $(B)/obj/model.o: CFLAGS += -O3
+
+# make bench-train: one training step of Chapter 8's model in C and in
+# PyTorch (same weights, batches, precision and threads), as a ratio.
+bench-train: $(B)/bin/ch08-training
+	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS))
+
+.PHONY: bench-train
