@@ -2,6 +2,8 @@
 #include "beam.h"
 #include "bleu.h"
 #include "core.h"
+#include "kvcache.h"
+#include "mask.h"
 #include "numbers.h"
 #include <getopt.h>
 #include <math.h>
@@ -23,6 +25,7 @@ static void usage(FILE *out)
         "                      greedy and beam search with the scorer\n"
         "                      log softmax(LOGITS[prev2 * V + prev1]), V = columns,\n"
         "                      BOS = 0, EOS = 1 (defaults: K = 4, A = 0.6, L = 5)\n"
+        "       ch09-translate --kv-check         the key-value cache against recomputation\n"
         "  --seed S    the seed of the held-out split and of training (default 1)\n"
         "\n"
         "  第 9 章：英文数字与中文数字互译的任务、BLEU、贪心解码与束搜索。\n");
@@ -160,6 +163,54 @@ static void decode_file(const char *path, DecodeConfig c)
     free(y);
     mat_free(&m);
 }
+static void kv_check(void)
+{
+    enum { LAYERS = 2, D = 16, HEADS = 4, DFF = 32, N = 7, S_MEM = 5 };
+    Rng rng;
+    rng_seed(&rng, 9);
+    DecoderLayer layer[LAYERS];
+    for (int l = 0; l < LAYERS; l++)
+        layer[l] = decoder_layer_new(D, HEADS, DFF, &rng);
+    double x[LAYERS + 1][N * D], memory[S_MEM * D], row[D], out[D];
+    unsigned char causal[N * N];
+    mask_causal(causal, N, N);
+    rng_fill_normal(&rng, memory, S_MEM * D, 0.0, 1.0);
+    double *work = xcalloc(layer_work_size(N, S_MEM, D, HEADS, DFF), sizeof *work);
+    printf("## kv-check: the cached decoder against recomputing every prefix\n");
+    for (int where = POST_NORM; where <= PRE_NORM; where++) {
+        rng_fill_normal(&rng, x[0], N * D, 0.0, 1.0);
+        for (int l = 0; l < LAYERS; l++)            /* all positions at once */
+            decoder_layer_forward(&layer[l], x[l + 1], x[l], N, memory, S_MEM,
+                                  causal, (NormPlacement)where, work);
+        KvCache cache[LAYERS];
+        double *step_work = NULL, diff[LAYERS] = { 0 };
+        for (int l = 0; l < LAYERS; l++) {
+            cache[l] = kv_cache_new(D, HEADS, N, S_MEM);
+            kv_cache_start(&cache[l], &layer[l], memory);
+        }
+        step_work = xcalloc(kv_step_work_size(&cache[0], DFF), sizeof *step_work);
+        for (int t = 0; t < N; t++) {               /* one position a step */
+            memcpy(row, x[0] + t * D, sizeof row);
+            for (int l = 0; l < LAYERS; l++) {
+                decoder_layer_step(&layer[l], &cache[l], out, row,
+                                   (NormPlacement)where, step_work);
+                double e = max_abs_diff(out, x[l + 1] + t * D, D);
+                diff[l] = e > diff[l] ? e : diff[l];
+                memcpy(row, out, sizeof row);
+            }
+        }
+        for (int l = 0; l < LAYERS; l++) {
+            printf("%s-norm, layer %d: max |cached - recomputed| = %.2g\n",
+                   where == POST_NORM ? "post" : "pre", l + 1, diff[l]);
+            kv_cache_free(&cache[l]);
+        }
+        free(step_work);
+    }
+    printf("\n");
+    free(work);
+    for (int l = 0; l < LAYERS; l++)
+        decoder_layer_free(&layer[l]);
+}
 static const long hand_worked[] = { 0, 10, 15, 20, 100, 101, 110, 1000, 1001,
     1010, 10000, 10001, 100000, 100010, 312005, 999999 };
 
@@ -192,6 +243,7 @@ static const struct option translate_options[] = {
     { "alpha", required_argument, 0, 'a' },
     { "max-len", required_argument, 0, 'L' },
     { "seed", required_argument, 0, 's' },
+    { "kv-check", no_argument, 0, 'V' },
     { "help", no_argument, 0, 'h' },
     { 0, 0, 0, 0 },
 };
@@ -202,7 +254,7 @@ int main(int argc, char **argv)
     DecodeConfig dc = { 0, 0, 1, 5, 4, 0.6 };
     const char *bleu_hyp = NULL, *bleu_ref = NULL, *decode_path = NULL;
     long from = -1, to = -1, train_sample = 0;
-    int held_out = 0, nltk = 0, modes = 0, opt;
+    int held_out = 0, nltk = 0, kv = 0, modes = 0, opt;
     uint64_t seed = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":", translate_options, NULL)) != -1) {
@@ -230,6 +282,7 @@ int main(int argc, char **argv)
         case 'a': dc.alpha = cli_double("--alpha", optarg, 0.0, 10.0); break;
         case 'L': dc.max_len = (int)cli_long("--max-len", optarg, 1, 64); break;
         case 's': seed = (uint64_t)cli_long("--seed", optarg, 0, INT32_MAX); break;
+        case 'V': kv = 1; modes++; break;
         case 'h': usage(stdout); return 0;
         case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
         default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
@@ -238,7 +291,7 @@ int main(int argc, char **argv)
     if (optind < argc)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
     if (modes > 1)
-        cli_fail("choose one of --numbers, --held-out, --train-sample, --bleu, --decode");
+        cli_fail("choose one of --numbers, --held-out, --train-sample, --bleu, --decode, --kv-check");
     if (nltk && !bleu_hyp)
         cli_fail("--nltk goes with --bleu");
     if (from >= 0)
@@ -257,6 +310,8 @@ int main(int argc, char **argv)
         bleu_files(bleu_hyp, bleu_ref, nltk);
     else if (decode_path)
         decode_file(decode_path, dc);
+    else if (kv)
+        kv_check();
     else
         demo();
     return 0;

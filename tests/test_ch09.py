@@ -376,3 +376,11 @@ def test_bad_input():
             (['--frobnicate'], ['--frobnicate']),
             (['extra'], ['extra']),
         ])
+
+
+def test_kv_cache_equals_recomputing_the_prefix():
+    rc, out, err = run(PROG, ['--kv-check'])
+    assert rc == 0, err
+    diffs = [float(l.rsplit('=', 1)[1]) for l in out.split('\n') if 'max |cached' in l]
+    assert len(diffs) == 4, out
+    assert max(diffs) < 1e-12, 'the cached decoder differs from recomputation:\n' + out
