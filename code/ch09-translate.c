@@ -2,19 +2,33 @@
 #include "beam.h"
 #include "bleu.h"
 #include "core.h"
+#include "embed.h"
 #include "kvcache.h"
 #include "mask.h"
+#include "model.h"
 #include "numbers.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 enum { N_TEST = 1000 };        /* held-out numbers, drawn with --seed */
 static void usage(FILE *out)
 {
     fprintf(out,
         "usage: ch09-translate                     the demo\n"
+        "       ch09-translate --translate TEXT [--model CKPT]\n"
+        "                      translate English number words into Chinese numerals\n"
+        "                      or back (the direction follows the script)\n"
+        "       ch09-translate --train CKPT [--full] [--steps N] [--smoothing E]\n"
+        "                      train on the number task and save the checkpoint\n"
+        "                      (--full: the plan of make train)\n"
+        "       ch09-translate --evaluate --model CKPT   scores on the held-out numbers\n"
+        "       ch09-translate --attention NUMBER --model CKPT   attention maps\n"
+        "       ch09-translate --kv-bench --model CKPT   the cache against recomputation\n"
+        "       ch09-translate --kv-check         the key-value cache, random layers\n"
         "       ch09-translate --numbers FROM TO   each number in English and Chinese\n"
         "       ch09-translate --held-out          the held-out test numbers\n"
         "       ch09-translate --train-sample N    N numbers drawn for training\n"
@@ -25,10 +39,9 @@ static void usage(FILE *out)
         "                      greedy and beam search with the scorer\n"
         "                      log softmax(LOGITS[prev2 * V + prev1]), V = columns,\n"
         "                      BOS = 0, EOS = 1 (defaults: K = 4, A = 0.6, L = 5)\n"
-        "       ch09-translate --kv-check         the key-value cache against recomputation\n"
         "  --seed S    the seed of the held-out split and of training (default 1)\n"
         "\n"
-        "  第 9 章：英文数字与中文数字互译的任务、BLEU、贪心解码与束搜索。\n");
+        "  第 9 章：英文数字与中文数字互译。--translate \"三十一万二千零五\" 翻译输入的句子。\n");
 }
 static void print_numbers(long from, long to)
 {
@@ -211,6 +224,489 @@ static void kv_check(void)
     for (int l = 0; l < LAYERS; l++)
         decoder_layer_free(&layer[l]);
 }
+enum { SRC_LEN = 13, TGT_LEN = 12 };
+
+static void fill_batch(Batch *b, const NumSplit *s, Rng *rng)
+{
+    int src[NUM_MAX_TOKENS + 2], tgt[NUM_MAX_TOKENS + 2], nt;
+    for (int i = 0; i < b->size; i++) {
+        long n = num_draw_train(s, rng);
+        int ns = num_example(src, tgt, &nt, n, (int)(rng_next(rng) & 1));
+        for (int j = 0; j < SRC_LEN; j++)
+            b->src[i * SRC_LEN + j] = j < ns ? src[j] : TOK_PAD;
+        for (int j = 0; j < TGT_LEN; j++) {
+            b->tgt_in[i * TGT_LEN + j] = j < nt - 1 ? tgt[j] : TOK_PAD;
+            b->tgt_out[i * TGT_LEN + j] = j < nt - 1 ? tgt[j + 1] : TOK_PAD;
+        }
+    }
+}
+typedef struct {
+    TransformerConfig cfg;
+    long steps, warmup;         /* at most this many steps; warm-up steps */
+    int batch;
+    double factor;              /* multiplies the learning rate of eq. (3) */
+    double seconds;             /* stop after this much processor time (0: none) */
+    int eval_every;             /* evaluate every so many steps (0: never) */
+} TrainPlan;
+
+static TrainPlan train_plan(int full)
+{
+    TrainPlan p;
+    memset(&p, 0, sizeof p);
+    p.cfg = (TransformerConfig){ .vocab = NUM_VOCAB, .d_model = 32, .heads = 4,
+        .d_ff = 64, .layers = 2, .max_len = SRC_LEN, .norm = POST_NORM,
+        .scale_scores = 1, .dropout = 0.0, .smoothing = 0.1 };
+    p.steps = 400, p.warmup = 100, p.batch = 32, p.factor = 1.0;
+    if (full) {
+        p.cfg.d_model = 64, p.cfg.d_ff = 256;
+        p.steps = 20000, p.warmup = 500, p.batch = 64;
+        p.seconds = 540, p.eval_every = 500;
+    }
+    return p;
+}
+typedef struct {
+    Model *m;
+    const double *memory;       /* the encoder's output, s x d_model */
+    int s;
+    double *logits;             /* max_len x vocab scratch */
+} FullScorer;
+
+static void log_softmax_row(double *logp, const double *z, int V)
+{
+    double mx = z[0], sum = 0.0;
+    for (int v = 1; v < V; v++)
+        mx = z[v] > mx ? z[v] : mx;
+    for (int v = 0; v < V; v++)
+        sum += exp(z[v] - mx);
+    for (int v = 0; v < V; v++)
+        logp[v] = z[v] - mx - log(sum);
+}
+
+static void full_scorer(double *logp, const int *prefix, int n, void *ctx)
+{
+    FullScorer *f = ctx;
+    int V = f->m->cfg.vocab;
+    model_decode(f->m, f->memory, f->s, prefix, n, f->logits);
+    log_softmax_row(logp, f->logits + (size_t)(n - 1) * V, V);
+}
+typedef struct {
+    int len;                    /* positions cached, the same in every layer */
+    int hist[SRC_LEN];          /* the prefix they hold */
+    KvCache *layer;
+} CacheSlot;
+
+typedef struct {
+    Model *m;
+    int n_slots;
+    CacheSlot *slot;
+    double *x, *y, *work, *logits;
+} CachedScorer;
+
+static CachedScorer cached_scorer_new(Model *m, const double *memory, int s, int beam)
+{
+    const TransformerConfig *c = &m->cfg;
+    CachedScorer k = { m, 2 * beam + 1, xcalloc((size_t)2 * beam + 1, sizeof(CacheSlot)),
+                       xcalloc((size_t)c->d_model, sizeof(double)),
+                       xcalloc((size_t)c->d_model, sizeof(double)), NULL,
+                       xcalloc((size_t)c->vocab, sizeof(double)) };
+    for (int i = 0; i < k.n_slots; i++) {
+        k.slot[i].layer = xcalloc((size_t)c->layers, sizeof(KvCache));
+        for (int l = 0; l < c->layers; l++) {
+            DecoderLayer dl = model_decoder_layer(m, l);
+            k.slot[i].layer[l] = kv_cache_new(c->d_model, c->heads, c->max_len, s);
+            kv_cache_start(&k.slot[i].layer[l], &dl, memory);
+        }
+    }
+    k.work = xcalloc(kv_step_work_size(&k.slot[0].layer[0], c->d_ff), sizeof(double));
+    return k;
+}
+
+static void cached_scorer_free(CachedScorer *k)
+{
+    for (int i = 0; i < k->n_slots; i++) {
+        for (int l = 0; l < k->m->cfg.layers; l++)
+            kv_cache_free(&k->slot[i].layer[l]);
+        free(k->slot[i].layer);
+    }
+    free(k->slot); free(k->x); free(k->y); free(k->work); free(k->logits);
+}
+
+/* Feed token tok at position slot->len through every layer; y = the top. */
+static void feed_token(CachedScorer *k, CacheSlot *sl, int tok)
+{
+    const TransformerConfig *c = &k->m->cfg;
+    int d = c->d_model, t = sl->len;
+    embed_forward(k->x, &tok, 1, k->m->p.embedding, d, sqrt(d),
+                  k->m->pe + (size_t)t * d);
+    for (int l = 0; l < c->layers; l++) {
+        DecoderLayer dl = model_decoder_layer(k->m, l);
+        decoder_layer_step(&dl, &sl->layer[l], k->y, k->x, c->norm, k->work);
+        memcpy(k->x, k->y, (size_t)d * sizeof *k->x);
+    }
+    if (c->norm == PRE_NORM) {
+        LayerNorm ln = model_norm(k->m, &k->m->p.dec_final);
+        layernorm_forward(&ln, k->x, NULL, NULL, k->x, 1);
+    }
+    sl->hist[t] = tok;
+    sl->len = t + 1;
+}
+
+static void cached_scorer(double *logp, const int *prefix, int n, void *ctx)
+{
+    CachedScorer *k = ctx;
+    int d = k->m->cfg.d_model, parent = -1, dest = -1;
+    for (int i = 0; i < k->n_slots; i++) {
+        CacheSlot *sl = &k->slot[i];
+        if (parent < 0 && sl->len == n - 1
+            && memcmp(sl->hist, prefix, (size_t)(n - 1) * sizeof *prefix) == 0)
+            parent = i;
+        else if (dest < 0 && sl->len != n - 1 && sl->len != n)
+            dest = i;       /* neither a possible parent nor a sibling */
+    }
+    if (dest < 0)
+        dest = parent >= 0 ? (parent + 1) % k->n_slots : 0;
+    CacheSlot *to = &k->slot[dest];
+    to->len = 0;
+    if (parent >= 0) {              /* copy the parent's keys and values */
+        const CacheSlot *from = &k->slot[parent];
+        for (int l = 0; l < k->m->cfg.layers; l++) {
+            memcpy(to->layer[l].k, from->layer[l].k, (size_t)(n - 1) * d * sizeof(double));
+            memcpy(to->layer[l].v, from->layer[l].v, (size_t)(n - 1) * d * sizeof(double));
+            to->layer[l].len = n - 1;
+        }
+        memcpy(to->hist, from->hist, (size_t)(n - 1) * sizeof *prefix);
+        to->len = n - 1;
+    } else
+        for (int l = 0; l < k->m->cfg.layers; l++)
+            to->layer[l].len = 0;
+    while (to->len < n)             /* from scratch if there was no parent */
+        feed_token(k, to, prefix[to->len]);
+    tied_logits(k->logits, k->x, k->m->p.embedding, 1, d, k->m->cfg.vocab);
+    log_softmax_row(logp, k->logits, k->m->cfg.vocab);
+}
+static int translate(Model *m, const int *src, int s, int beam, int cached,
+                     int *out, double *score)
+{
+    const TransformerConfig *c = &m->cfg;
+    double *memory = xcalloc((size_t)s * c->d_model, sizeof *memory);
+    int y[SRC_LEN], n;
+    model_encode(m, src, s, memory);
+    DecodeConfig dc = { c->vocab, TOK_BOS, TOK_EOS, TGT_LEN, beam, 0.6 };
+    if (cached) {
+        CachedScorer k = cached_scorer_new(m, memory, s, beam);
+        n = beam > 1 ? decode_beam(y, score, &dc, cached_scorer, &k)
+                     : decode_greedy(y, score, &dc, cached_scorer, &k);
+        cached_scorer_free(&k);
+    } else {
+        FullScorer f = { m, memory, s, xcalloc((size_t)c->max_len * c->vocab, sizeof(double)) };
+        n = beam > 1 ? decode_beam(y, score, &dc, full_scorer, &f)
+                     : decode_greedy(y, score, &dc, full_scorer, &f);
+        free(f.logits);
+    }
+    if (n > 0 && y[n - 1] == TOK_EOS)
+        n--;
+    memcpy(out, y, (size_t)n * sizeof *out);
+    free(memory);
+    return n;
+}
+typedef struct {
+    long exact, total;
+    double bleu, perplexity;    /* perplexity: computed for greedy only */
+    int **hyp, *len;            /* each translation, if asked to keep them */
+} Score;
+
+static void free_score(Score *sc)
+{
+    for (long i = 0; sc->hyp && i < sc->total; i++)
+        free(sc->hyp[i]);
+    free(sc->hyp);
+    free(sc->len);
+}
+
+static Score evaluate(Model *m, const NumSplit *s, int to_chinese, int beam, int keep)
+{
+    int n = s->n_test, V = m->cfg.vocab;
+    int **hyp = xcalloc((size_t)n, sizeof *hyp), **ref = xcalloc((size_t)n, sizeof *ref);
+    int *hl = xcalloc((size_t)n, sizeof *hl), *rl = xcalloc((size_t)n, sizeof *rl);
+    double *memory = xcalloc((size_t)SRC_LEN * m->cfg.d_model, sizeof *memory);
+    double *logits = xcalloc((size_t)SRC_LEN * V, sizeof *logits), nll = 0.0;
+    double *logp = xcalloc((size_t)V, sizeof *logp);
+    long tokens = 0;
+    Score sc = { 0, n, 0.0, NAN, NULL, NULL };
+    for (int i = 0; i < n; i++) {
+        int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt;
+        int ns = num_example(src, tgt, &nt, s->test[i], to_chinese);
+        hyp[i] = xcalloc(SRC_LEN, sizeof **hyp);
+        ref[i] = xcalloc(SRC_LEN, sizeof **ref);
+        hl[i] = translate(m, src, ns, beam, 1, hyp[i], NULL);
+        rl[i] = nt - 2;                         /* without BOS and EOS */
+        memcpy(ref[i], tgt + 1, (size_t)rl[i] * sizeof **ref);
+        sc.exact += hl[i] == rl[i]
+                    && memcmp(hyp[i], ref[i], (size_t)rl[i] * sizeof **ref) == 0;
+        if (beam > 1)
+            continue;
+        model_encode(m, src, ns, memory);       /* teacher-forced likelihood */
+        model_decode(m, memory, ns, tgt, nt - 1, logits);
+        for (int t = 0; t < nt - 1; t++, tokens++) {
+            log_softmax_row(logp, logits + (size_t)t * V, V);
+            nll -= logp[tgt[t + 1]];
+        }
+    }
+    Bleu b = bleu_corpus((const int *const *)hyp, hl, (const int *const *)ref, rl, n, 0);
+    sc.bleu = 100.0 * b.bleu;
+    if (tokens)
+        sc.perplexity = exp(nll / (double)tokens);
+    for (int i = 0; i < n; i++)
+        free(ref[i]);
+    if (keep)
+        sc.hyp = hyp, sc.len = hl;
+    else {
+        for (int i = 0; i < n; i++)
+            free(hyp[i]);
+        free(hyp), free(hl);
+    }
+    free(ref); free(rl); free(memory); free(logits); free(logp);
+    return sc;
+}
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The processor time of this process: the full plan's limit, so that a
+   loaded machine gets the same training, only later. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
+{
+    Model m = model_new(&p->cfg, seed);
+    NumSplit s = num_split_new(N_TEST, seed);
+    Batch b = batch_new(p->batch, SRC_LEN, TGT_LEN);
+    Rng rng;
+    rng_seed(&rng, seed + 1000);
+    int tty = isatty(fileno(stderr));
+    double start = seconds_now(), cpu_start = cpu_seconds(), loss = 0.0;
+    long step;
+    printf("## training: d_model %d, %d heads, d_ff %d, N = %d, dropout %g, "
+           "label smoothing %g, batch %d, warm-up %ld\n", p->cfg.d_model, p->cfg.heads,
+           p->cfg.d_ff, p->cfg.layers, p->cfg.dropout, p->cfg.smoothing, p->batch, p->warmup);
+    for (step = 1; step <= p->steps; step++) {
+        fill_batch(&b, &s, &rng);
+        loss = model_train_step(&m, &b, p->warmup, p->factor);
+        if (tty && step % 50 == 0)
+            fprintf(stderr, "\rstep %ld  loss %.4f  %.0f s ", step, loss,
+                    seconds_now() - start);
+        if (p->eval_every && step % p->eval_every == 0) {
+            Score a = evaluate(&m, &s, 1, 1, 0), z = evaluate(&m, &s, 0, 1, 0);
+            double acc = (double)(a.exact + z.exact) / (double)(a.total + z.total);
+            if (tty)
+                fprintf(stderr, "\r");
+            printf("step %ld: loss %.4f, held-out exact match (greedy) %.2f%%, %.0f s\n",
+                   step, loss, 100.0 * acc, cpu_seconds() - cpu_start);
+            fflush(stdout);
+            if (acc >= 0.995)
+                break;
+        }
+        if (p->seconds > 0 && cpu_seconds() - cpu_start > p->seconds)
+            break;
+    }
+    if (tty)
+        fprintf(stderr, "\n");
+    printf("steps %ld, last loss %.4f\n", step > p->steps ? p->steps : step, loss);
+    char err[512];
+    if (model_save(&m, save_path, err, sizeof err) != 0)
+        cli_fail("%s", err);
+    printf("\n");
+    batch_free(&b);
+    num_split_free(&s);
+    model_free(&m);
+}
+/* score: log p(Y) / lp(Y), or NAN for none */
+static void print_tokens(const char *what, const int *y, int n, double score)
+{
+    char text[512];
+    num_detokenize(text, sizeof text, y, n);
+    if (isnan(score))
+        printf("  %-9s %s\n", what, text);
+    else
+        printf("  %-9s %s  (score %.4f)\n", what, text, score);
+}
+
+static int same_tokens(const int *a, int na, const int *b, int nb)
+{
+    return na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0;
+}
+
+static void report(Model *m, const NumSplit *s)
+{
+    const char *dir_name[2] = { "Chinese->English", "English->Chinese" };
+    const char *name[3] = { "greedy wrong, beam right", "greedy right, beam wrong",
+                            "both wrong, different" };
+    Score sc[2][2];                     /* [direction][greedy, beam] */
+    long count[3] = { 0, 0, 0 };
+    printf("## scores on %d held-out numbers, label smoothing %g\n", s->n_test,
+           m->cfg.smoothing);
+    for (int dir = 1; dir >= 0; dir--)
+        for (int k = 0; k < 2; k++) {
+            Score *x = &sc[dir][k];
+            *x = evaluate(m, s, dir, k ? 4 : 1, 1);
+            printf("%s %-7s exact match %4ld/%ld = %5.1f%%  BLEU %5.1f",
+                   dir_name[dir], k ? "beam 4" : "greedy", x->exact, x->total,
+                   100.0 * x->exact / x->total, x->bleu);
+            if (!isnan(x->perplexity))
+                printf("  perplexity %.3f", x->perplexity);
+            printf("\n");
+        }
+    printf("\n## greedy vs beam: beam 4, alpha 0.6, on the held-out numbers\n");
+    for (int dir = 1; dir >= 0; dir--)
+        for (int i = 0; i < s->n_test; i++) {
+            int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt, g[SRC_LEN], b[SRC_LEN];
+            int ns = num_example(src, tgt, &nt, s->test[i], dir);
+            const Score *G = &sc[dir][0], *B = &sc[dir][1];
+            int gok = same_tokens(G->hyp[i], G->len[i], tgt + 1, nt - 2);
+            int bok = same_tokens(B->hyp[i], B->len[i], tgt + 1, nt - 2);
+            int same = same_tokens(G->hyp[i], G->len[i], B->hyp[i], B->len[i]);
+            int c = !gok && bok ? 0 : gok && !bok ? 1 : !gok && !bok && !same ? 2 : -1;
+            if (c < 0 || count[c]++)
+                continue;
+            double gs, bs;          /* decode again for the scores */
+            int gn = translate(m, src, ns, 1, 1, g, &gs), bn = translate(m, src, ns, 4, 1, b, &bs);
+            printf("%s: %ld, %s\n", name[c], s->test[i], dir_name[dir]);
+            print_tokens("source", src + 1, ns - 2, NAN);
+            print_tokens("reference", tgt + 1, nt - 2, NAN);
+            print_tokens("greedy", g, gn, gs);
+            print_tokens("beam", b, bn, bs);
+        }
+    for (int c = 0; c < 3; c++)
+        printf("%s: %ld of %d sentences\n", name[c], count[c], 2 * s->n_test);
+    printf("\n");
+    for (int dir = 0; dir < 2; dir++)
+        for (int k = 0; k < 2; k++)
+            free_score(&sc[dir][k]);
+}
+static const char *plot_label(int tok)
+{
+    switch (tok) {
+    case TOK_BOS: return "BOS";
+    case TOK_EOS: return "EOS";
+    case TOK_TO_ZH: return "2zh";
+    case TOK_TO_EN: return "2en";
+    default: return num_token_text(tok);
+    }
+}
+
+static void attention_maps(Model *m, long number, int to_chinese)
+{
+    int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt;
+    int ns = num_example(src, tgt, &nt, number, to_chinese);
+    Batch b = batch_new(1, ns, nt - 1);
+    memcpy(b.src, src, (size_t)ns * sizeof *src);
+    memcpy(b.tgt_in, tgt, (size_t)(nt - 1) * sizeof *tgt);
+    memcpy(b.tgt_out, tgt + 1, (size_t)(nt - 1) * sizeof *tgt);
+    model_forward(m, &b, 0, NULL, NULL);
+    const char *title[3] = { "encoder self-attention", "decoder self-attention",
+                             "encoder-decoder attention" };
+    const int kind[3] = { ATTN_ENC_SELF, ATTN_DEC_SELF, ATTN_CROSS };
+    int last = m->cfg.layers - 1, H = m->cfg.heads;
+    printf("# attention of the last layer (%d), mean over %d heads, %ld %s\n",
+           last + 1, H, number, to_chinese ? "English->Chinese" : "Chinese->English");
+    for (int k = 0; k < 3; k++) {
+        int rows, cols;
+        model_attention(m, kind[k], last, 0, 0, &rows, &cols);
+        const int *row_tok = kind[k] == ATTN_ENC_SELF ? src : tgt + 1;
+        const int *col_tok = kind[k] == ATTN_DEC_SELF ? tgt : src;
+        printf("# %s: %d x %d\n", title[k], rows, cols);
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++) {
+                double w = 0.0;
+                for (int h = 0; h < H; h++)
+                    w += model_attention(m, kind[k], last, 0, h, &rows, &cols)[i * cols + j];
+                printf("%d %d %.4f %s %s\n", j, i, w / H, plot_label(col_tok[j]),
+                       plot_label(row_tok[i]));
+            }
+        printf("\n\n");
+    }
+    batch_free(&b);
+}
+#define FULL_CHECKPOINT "build/train/ch09-full.ckpt"
+#define BUILD_CHECKPOINT "build/data/ch09-model.ckpt"
+
+static void load_model(Model *m, const char *path)
+{
+    char err[512];
+    memset(m, 0, sizeof *m);
+    if (model_load(m, path, NULL, err, sizeof err) != 0)
+        cli_fail("%s", err);
+    if (m->cfg.vocab != NUM_VOCAB)
+        cli_fail("%s: a model of %d tokens, not the number task's %d", path,
+                 m->cfg.vocab, NUM_VOCAB);
+}
+
+static void translate_text(const char *text, const char *model_path)
+{
+    int tok[SRC_LEN], src[SRC_LEN + 1], out[SRC_LEN];
+    char bad[128], result[512];
+    int n = num_tokenize(tok, SRC_LEN - 2, text, bad, sizeof bad);
+    if (n < 0)
+        cli_fail("--translate: '%s' is not in the vocabulary", bad);
+    if (n == 0)
+        cli_fail("--translate: nothing to translate");
+    int to_chinese = tok[0] < TOK_ZH_FIRST;
+    if (!model_path) {
+        FILE *f = fopen(FULL_CHECKPOINT, "rb");
+        model_path = f ? FULL_CHECKPOINT : BUILD_CHECKPOINT;
+        if (f)
+            fclose(f);
+    }
+    Model m;
+    load_model(&m, model_path);
+    fprintf(stderr, "%s: %s, checkpoint %s (%s)\n", cli_name(),
+            to_chinese ? "English -> Chinese" : "Chinese -> English", model_path,
+            strcmp(model_path, FULL_CHECKPOINT) == 0 ? "the full training of make train"
+            : strcmp(model_path, BUILD_CHECKPOINT) == 0 ? "the build's short training"
+            : "given by --model");
+    src[0] = to_chinese ? TOK_TO_ZH : TOK_TO_EN;
+    memcpy(src + 1, tok, (size_t)n * sizeof *tok);
+    src[n + 1] = TOK_EOS;
+    int k = translate(&m, src, n + 2, 4, 1, out, NULL);
+    num_detokenize(result, sizeof result, out, k);
+    printf("%s\n", result);
+    model_free(&m);
+}
+static void kv_bench(Model *m, const NumSplit *s)
+{
+    enum { SENTENCES = 200 };
+    printf("## kv-bench: %d held-out numbers in both directions, d_model %d, N = %d\n",
+           SENTENCES, m->cfg.d_model, m->cfg.layers);
+    for (int beam = 1; beam <= 4; beam += 3) {
+        double t[2] = { 0, 0 }, max_diff = 0.0;
+        long same = 0;
+        for (int i = 0; i < 2 * SENTENCES; i++) {
+            int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt, y[2][SRC_LEN], n[2];
+            double score[2];
+            int ns = num_example(src, tgt, &nt, s->test[i / 2], i & 1);
+            for (int cached = 0; cached < 2; cached++) {
+                double t0 = seconds_now();
+                n[cached] = translate(m, src, ns, beam, cached, y[cached], &score[cached]);
+                t[cached] += seconds_now() - t0;
+            }
+            same += n[0] == n[1] && memcmp(y[0], y[1], (size_t)n[0] * sizeof(int)) == 0;
+            max_diff = fmax(max_diff, fabs(score[0] - score[1]));
+        }
+        printf("%s: recomputed %.3f ms, cached %.3f ms a sentence (%.1fx); "
+               "identical %ld/%d, max |score difference| %.2g\n",
+               beam == 1 ? "greedy" : "beam 4", 1e3 * t[0] / (2 * SENTENCES),
+               1e3 * t[1] / (2 * SENTENCES), t[0] / t[1], same, 2 * SENTENCES, max_diff);
+    }
+    printf("\n");
+}
 static const long hand_worked[] = { 0, 10, 15, 20, 100, 101, 110, 1000, 1001,
     1010, 10000, 10001, 100000, 100010, 312005, 999999 };
 
@@ -244,45 +740,77 @@ static const struct option translate_options[] = {
     { "max-len", required_argument, 0, 'L' },
     { "seed", required_argument, 0, 's' },
     { "kv-check", no_argument, 0, 'V' },
+    { "train", required_argument, 0, 't' },
+    { "full", no_argument, 0, 'F' },
+    { "steps", required_argument, 0, 'n' },
+    { "smoothing", required_argument, 0, 'e' },
+    { "model", required_argument, 0, 'm' },
+    { "evaluate", no_argument, 0, 'E' },
+    { "attention", required_argument, 0, 'A' },
+    { "translate", required_argument, 0, 'x' },
+    { "kv-bench", no_argument, 0, 'k' },
     { "help", no_argument, 0, 'h' },
     { 0, 0, 0, 0 },
 };
+
+enum { M_DEMO, M_NUMBERS, M_HELD_OUT, M_TRAIN_SAMPLE, M_BLEU, M_DECODE, M_KV_CHECK,
+       M_TRAIN, M_EVALUATE, M_ATTENTION, M_TRANSLATE, M_KV_BENCH };
+
+static int set_mode(int *mode, int m)
+{
+    if (*mode != M_DEMO)
+        cli_fail("choose one mode: --numbers, --held-out, --train-sample, --bleu, "
+                 "--decode, --kv-check, --train, --evaluate, --attention, "
+                 "--translate or --kv-bench");
+    return *mode = m;
+}
 
 int main(int argc, char **argv)
 {
     cli_init(argv[0]);
     DecodeConfig dc = { 0, 0, 1, 5, 4, 0.6 };
-    const char *bleu_hyp = NULL, *bleu_ref = NULL, *decode_path = NULL;
-    long from = -1, to = -1, train_sample = 0;
-    int held_out = 0, nltk = 0, kv = 0, modes = 0, opt;
+    const char *path = NULL, *path2 = NULL, *model_path = NULL, *text = NULL;
+    long from = -1, to = -1, count = 0, steps = 0, number = 0;
+    double smoothing = -1.0;
+    int nltk = 0, full = 0, mode = M_DEMO, opt;
     uint64_t seed = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":", translate_options, NULL)) != -1) {
         switch (opt) {
         case 'N':
+            set_mode(&mode, M_NUMBERS);
             from = cli_long("--numbers", optarg, 0, NUM_MAX);
             if (optind >= argc)
                 cli_fail("--numbers needs FROM and TO (try --help)");
             to = cli_long("--numbers", argv[optind++], from, NUM_MAX);
-            modes++;
             break;
-        case 'H': held_out = 1; modes++; break;
-        case 'T': train_sample = cli_long("--train-sample", optarg, 1, 10000000);
-                  modes++; break;
+        case 'H': set_mode(&mode, M_HELD_OUT); break;
+        case 'T': set_mode(&mode, M_TRAIN_SAMPLE);
+                  count = cli_long("--train-sample", optarg, 1, 10000000); break;
         case 'B':
-            bleu_hyp = optarg;
+            set_mode(&mode, M_BLEU);
+            path = optarg;
             if (optind >= argc)
                 cli_fail("--bleu needs HYP and REF (try --help)");
-            bleu_ref = argv[optind++];
-            modes++;
+            path2 = argv[optind++];
             break;
         case 'K': nltk = 1; break;
-        case 'D': decode_path = optarg; modes++; break;
+        case 'D': set_mode(&mode, M_DECODE); path = optarg; break;
         case 'b': dc.beam = (int)cli_long("--beam", optarg, 1, 100000); break;
         case 'a': dc.alpha = cli_double("--alpha", optarg, 0.0, 10.0); break;
         case 'L': dc.max_len = (int)cli_long("--max-len", optarg, 1, 64); break;
         case 's': seed = (uint64_t)cli_long("--seed", optarg, 0, INT32_MAX); break;
-        case 'V': kv = 1; modes++; break;
+        case 'V': set_mode(&mode, M_KV_CHECK); break;
+        case 't': set_mode(&mode, M_TRAIN); path = optarg; break;
+        case 'F': full = 1; break;
+        case 'n': steps = cli_long("--steps", optarg, 1, 10000000); break;
+        case 'e': smoothing = cli_double("--smoothing", optarg, 0.0, 0.99); break;
+        case 'm': model_path = optarg; break;
+        case 'E': set_mode(&mode, M_EVALUATE); break;
+        case 'A': set_mode(&mode, M_ATTENTION);
+                  number = cli_long("--attention", optarg, 0, NUM_MAX); break;
+        case 'x': set_mode(&mode, M_TRANSLATE); text = optarg; break;
+        case 'k': set_mode(&mode, M_KV_BENCH); break;
         case 'h': usage(stdout); return 0;
         case ':': cli_fail("%s needs a value (try --help)", argv[optind - 1]);
         default: cli_fail("unknown option '%s' (try --help)", argv[optind - 1]);
@@ -290,29 +818,51 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
-    if (modes > 1)
-        cli_fail("choose one of --numbers, --held-out, --train-sample, --bleu, --decode, --kv-check");
-    if (nltk && !bleu_hyp)
+    if (nltk && mode != M_BLEU)
         cli_fail("--nltk goes with --bleu");
-    if (from >= 0)
-        print_numbers(from, to);
-    else if (held_out || train_sample) {
-        NumSplit s = num_split_new(N_TEST, seed);
-        Rng rng;
-        rng_seed(&rng, seed + 1000);
-        if (held_out)
-            for (int i = 0; i < s.n_test; i++)
-                printf("%ld\n", s.test[i]);
-        for (long i = 0; i < train_sample; i++)
-            printf("%ld\n", num_draw_train(&s, &rng));
-        num_split_free(&s);
-    } else if (bleu_hyp)
-        bleu_files(bleu_hyp, bleu_ref, nltk);
-    else if (decode_path)
-        decode_file(decode_path, dc);
-    else if (kv)
-        kv_check();
-    else
-        demo();
+    if ((full || steps || smoothing >= 0) && mode != M_TRAIN)
+        cli_fail("--full, --steps and --smoothing go with --train");
+    if (model_path && mode != M_EVALUATE && mode != M_ATTENTION && mode != M_KV_BENCH
+        && mode != M_TRANSLATE)
+        cli_fail("--model goes with --evaluate, --attention, --kv-bench or --translate");
+    if (!model_path && (mode == M_EVALUATE || mode == M_ATTENTION || mode == M_KV_BENCH))
+        cli_fail("this mode needs --model CKPT");
+    NumSplit split = num_split_new(N_TEST, seed);
+    Rng rng;
+    rng_seed(&rng, seed + 1000);
+    Model m;
+    if (model_path && mode != M_TRANSLATE)
+        load_model(&m, model_path);
+    switch (mode) {
+    case M_NUMBERS: print_numbers(from, to); break;
+    case M_HELD_OUT:
+        for (int i = 0; i < split.n_test; i++)
+            printf("%ld\n", split.test[i]);
+        break;
+    case M_TRAIN_SAMPLE:
+        for (long i = 0; i < count; i++)
+            printf("%ld\n", num_draw_train(&split, &rng));
+        break;
+    case M_BLEU: bleu_files(path, path2, nltk); break;
+    case M_DECODE: decode_file(path, dc); break;
+    case M_KV_CHECK: kv_check(); break;
+    case M_TRAIN: {
+        TrainPlan p = train_plan(full);
+        if (steps)
+            p.steps = steps;
+        if (smoothing >= 0)
+            p.cfg.smoothing = smoothing;
+        train(&p, seed, path);
+        break;
+    }
+    case M_EVALUATE: report(&m, &split); break;
+    case M_ATTENTION: attention_maps(&m, number, 1); break;
+    case M_TRANSLATE: translate_text(text, model_path); break;
+    case M_KV_BENCH: kv_bench(&m, &split); break;
+    default: demo(); break;
+    }
+    if (model_path && mode != M_TRANSLATE)
+        model_free(&m);
+    num_split_free(&split);
     return 0;
 }

@@ -4,9 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core.h"
+#include "model.h"
 
-enum {
-    TOK_PAD = 0, TOK_BOS = 1, TOK_EOS = 2, TOK_TO_ZH = 3, TOK_TO_EN = 4,
+enum {                          /* TOK_PAD 0, TOK_BOS 1, TOK_EOS 2: model.h */
+    TOK_TO_ZH = 3, TOK_TO_EN = 4,
     TOK_EN_FIRST = 5,           /* zero ... nineteen, twenty ... ninety,
                                    hundred, thousand, and: 31 words */
     TOK_ZH_FIRST = 36,          /* 零一二三四五六七八九十百千万: 14 characters */

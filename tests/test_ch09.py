@@ -384,3 +384,132 @@ def test_kv_cache_equals_recomputing_the_prefix():
     diffs = [float(l.rsplit('=', 1)[1]) for l in out.split('\n') if 'max |cached' in l]
     assert len(diffs) == 4, out
     assert max(diffs) < 1e-12, 'the cached decoder differs from recomputation:\n' + out
+
+
+# ---------------------------------------------------------------- the trained model
+import os  # noqa: E402
+from helpers import TOP, expect_bad_input  # noqa: E402
+
+CKPT = 'build/data/ch09-model.ckpt'
+
+
+def build_output(command):
+    """What the build's run of COMMAND printed (tools/excerpt.py's file)."""
+    slug = re.sub(r'[^A-Za-z0-9_.-]+', '_', command.strip())
+    path = os.path.join(TOP, 'build', 'run', slug + '.out')
+    assert os.path.exists(path), '%s is missing: run make first' % path
+    with open(path, encoding='utf-8') as f:
+        return f.read()
+
+
+def scores(out):
+    """{(direction, decoder): (exact, total, bleu, perplexity or None)}"""
+    got = {}
+    for m in re.finditer(r'^(\S+) (greedy|beam 4)\s+exact match\s+(\d+)/(\d+) = +[\d.]+%  '
+                         r'BLEU +([\d.]+)(?:  perplexity ([\d.]+))?$', out, re.M):
+        got[(m.group(1), m.group(2))] = (int(m.group(3)), int(m.group(4)), float(m.group(5)),
+                                         float(m.group(6)) if m.group(6) else None)
+    assert len(got) == 4, 'expected four score lines:\n' + out
+    return got
+
+
+def test_translate_in_both_directions():
+    for text, words in (('three hundred and twelve thousand and five', ZH_DIGITS + '十百千万'),
+                        ('三十一万二千零五', None)):
+        rc, out, err = run(PROG, ['--translate', text])
+        assert rc == 0, err
+        assert 'checkpoint' in err and len(out.strip().split('\n')) == 1, (out, err)
+        result = out.strip()
+        if words:       # into Chinese: characters of the vocabulary only
+            assert result and all(c in words for c in result), result
+        else:           # into English: words of the vocabulary only
+            assert all(w in ONES + TENS[2:] + ['hundred', 'thousand', 'and']
+                       for w in result.replace('-', ' ').split()), result
+
+
+def test_translate_bad_input():
+    expect_bad_inputs(PROG, [
+        (['--translate', 'three hundred eggs'], ['eggs']),
+        (['--translate', '三百个'], ['个']),
+        (['--translate', ''], ['--translate']),
+        (['--translate', 'one ' * 20], ['--translate']),
+    ])
+    with TempDir() as d:
+        junk = d.write('junk.ckpt', 'not a checkpoint\n')
+        for args in (['--translate', 'five', '--model', junk],
+                     ['--evaluate', '--model', junk],
+                     ['--evaluate'], ['--steps', '3']):
+            expect_bad_input(PROG, args)
+
+
+def test_training_and_decoding_run_clean_under_the_sanitizers():
+    with TempDir() as d:
+        ckpt = os.path.join(d.path, 'tiny.ckpt')
+        for args in (['--train', ckpt, '--steps', '3'],
+                     ['--translate', 'one hundred and one', '--model', ckpt],
+                     ['--translate', '一百零一', '--model', ckpt],
+                     ['--attention', '100010', '--model', ckpt]):
+            rc, out, err = run(PROG, args, debug=True, timeout=120)
+            assert rc == 0, '%s: %s' % (args, err[-2000:])
+
+
+def test_kv_cache_on_the_trained_model_gives_the_same_translations():
+    out = build_output('ch09-translate --kv-bench --model ' + CKPT)
+    lines = [l for l in out.split('\n') if 'identical' in l]
+    assert len(lines) == 2, out
+    for l in lines:
+        same, total = re.search(r'identical (\d+)/(\d+)', l).groups()
+        assert same == total, 'the cached decoder translates differently: ' + l
+        assert float(l.rsplit(' ', 1)[1]) < 1e-9, l
+
+
+def test_greedy_vs_beam_examples_are_real():
+    out = build_output('ch09-translate --evaluate --model ' + CKPT)
+    blocks = re.findall(r'^(greedy wrong, beam right|greedy right, beam wrong|both wrong, '
+                        r'different): (\d+), (\S+)\n  source +(.*)\n  reference (.*)\n'
+                        r'  greedy +(.*?)  \(score (\S+)\)\n  beam +(.*?)  \(score (\S+)\)$',
+                        out, re.M)
+    counts = dict(re.findall(r'^(.*): (\d+) of \d+ sentences$', out, re.M))
+    assert len(counts) == 3, out
+    assert len(blocks) == sum(int(c) > 0 for c in counts.values()), out
+    for kind, n, direction, source, ref, greedy, gs, beam, bs in blocks:
+        n = int(n)
+        en, zh = py_english(n), py_chinese(n)
+        assert (source, ref) == ((en, zh) if direction == 'English->Chinese' else (zh, en))
+        assert (greedy == ref) == (kind == 'greedy right, beam wrong'), kind
+        assert (beam == ref) == (kind == 'greedy wrong, beam right'), kind
+        assert greedy != beam, kind
+
+
+def test_scores_and_smoothing_claim_match_the_build():
+    on = scores(build_output('ch09-translate --evaluate --model ' + CKPT))
+    off = scores(build_output('ch09-translate --evaluate --model build/data/ch09-model-nols.ckpt'))
+    for d in ('English->Chinese', 'Chinese->English'):
+        for s in (on, off):
+            exact, total, bleu, _ = s[(d, 'greedy')]
+            assert total == 1000 and 0 <= exact <= total and 0 <= bleu <= 100
+            assert (exact == total) <= (bleu == 100.0)
+        # Section "Label smoothing" says: on the build's models the smoothed
+        # one is better on all three measures, perplexity included
+        assert on[(d, 'greedy')][3] < off[(d, 'greedy')][3], \
+            '%s: perplexity %g with smoothing, %g without: rewrite the section' % (
+                d, on[(d, 'greedy')][3], off[(d, 'greedy')][3])
+        for k in ('greedy', 'beam 4'):
+            assert on[(d, k)][0] > off[(d, k)][0] and on[(d, k)][2] > off[(d, k)][2], \
+                '%s %s: smoothing no longer helps accuracy and BLEU: rewrite the section' % (d, k)
+
+
+def test_attention_maps_are_distributions():
+    with open(os.path.join(TOP, 'build', 'data', 'ch09-attention.dat'), encoding='utf-8') as f:
+        blocks = [b for b in f.read().split('\n\n\n') if b.strip()]
+    assert len(blocks) == 3, 'expected three maps'
+    for k, block in enumerate(blocks):
+        rows = {}
+        for line in block.split('\n'):
+            if line and not line.startswith('#'):
+                j, i, w, col, row = line.split()
+                rows.setdefault(int(i), {})[int(j)] = float(w)
+                if k == 1:      # decoder self-attention is causal
+                    assert int(j) <= int(i) or float(w) == 0.0, line
+        for i, r in rows.items():
+            assert abs(sum(r.values()) - 1) < 5e-3, 'map %d row %d sums to %g' % (k, i, sum(r.values()))
