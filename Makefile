@@ -214,6 +214,7 @@ help:
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
 	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n)'
 	@echo '  train         the full training runs (Chapter 9: build/train/ch09-full.ckpt, <= 10 min)'
 	@echo '  bench-decode  Chapter 9: decoding time with the key-value cache and without'
 	@echo '  clean         remove $(B)/'
@@ -228,6 +229,13 @@ include tools/html.mk
 # gemm.c is unrolled and vectorised only there); everything else keeps the
 # common flags.
 $(B)/obj/gemm.o $(B)/obj/model.o: CFLAGS += -O3
+
+# make bench-train: one training step of Chapter 8's model in C and in
+# PyTorch (same weights, batches, precision and threads), as a ratio.
+bench-train: $(B)/bin/ch08-training
+	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS))
+
+.PHONY: bench-train
 
 #### Chapter 9: the number-translation model #################################
 # The build trains two small models on the number task, with label smoothing

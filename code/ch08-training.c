@@ -55,16 +55,41 @@ static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
     }
     return b;
 }
-/* Exact match of greedy decoding on n held-out sequences (stream 1). */
-static double exact_match(Model *m, const TaskSpec *t, int n, FILE *show, int shown)
+/* A sequence's fingerprint: FNV-1a over its length and tokens. */
+static uint64_t fingerprint(const int *x, int n)
 {
-    int x[4096], y[4096], out[4096], right = 0;
+    uint64_t h = fnv1a64(FNV1A64_INIT, &n, sizeof n);
+    return fnv1a64(h, x, (size_t)n * sizeof *x);
+}
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Exact match of greedy decoding on n held-out sequences (stream 1), in
+   all of them and in those that never occurred among the first `trained`
+   training sequences (stream 0); the first `shown` are printed. */
+static void exact_match(Model *m, const TaskSpec *t, int n, long trained,
+                        FILE *show, int shown, int *right, int *unseen,
+                        int *unseen_right)
+{
+    int x[4096], y[4096], out[4096];
+    uint64_t *seen = xcalloc((size_t)trained + 1, sizeof *seen);
+    for (long i = 0; i < trained; i++) {
+        int len = make_sequence(t, 0, i, x);
+        seen[i] = fingerprint(x, len);
+    }
+    qsort(seen, (size_t)trained, sizeof *seen, compare_u64);
+    *right = *unseen = *unseen_right = 0;
     for (int i = 0; i < n; i++) {
         int len = make_sequence(t, 1, i, x);
         make_target(t, x, len, y);
         int got = model_greedy(m, x, len, out, len + 2);
         int ok = got == len && memcmp(out, y, (size_t)len * sizeof *y) == 0;
-        right += ok;
+        uint64_t f = fingerprint(x, len);
+        int new = !bsearch(&f, seen, (size_t)trained, sizeof *seen, compare_u64);
+        *right += ok, *unseen += new, *unseen_right += new && ok;
         if (show && i < shown) {
             fprintf(show, "#   ");
             for (int j = 0; j < len; j++) fprintf(show, "%d ", x[j] - 3);
@@ -73,7 +98,7 @@ static double exact_match(Model *m, const TaskSpec *t, int n, FILE *show, int sh
             fprintf(show, "%s\n", ok ? "" : "   (wrong)");
         }
     }
-    return (double)right / n;
+    free(seen);
 }
 /* The options, parsed once; see usage() for their meaning. */
 typedef struct {
@@ -83,8 +108,10 @@ typedef struct {
     long steps, warmup, curve, bench, batches;
     double factor;
     int eval, schedule, profile, trace;
-    const char *save, *resume;
+    const char *save, *resume, *grad_file;
+    int compare;            /* 0, COMPARE_SCALE or COMPARE_NORM */
 } Options;
+enum { COMPARE_SCALE = 1, COMPARE_NORM = 2 };
 
 static void usage(FILE *out)
 {
@@ -107,15 +134,24 @@ static void usage(FILE *out)
         "  --profile          print where the time of a training step goes\n"
         "  --bench N          time N training steps and print ms per step\n"
         "  --batches N        print the first N training batches and exit\n"
+        "  --compare scale    train with d_k = 8 and d_k = d_model, each with and\n"
+        "                     without the 1/sqrt(d_k); print the four curves\n"
+        "  --compare norm     post- and pre-norm, each with and without warm-up\n"
+        "  --grad-file FILE   write the gradient of batch 0's loss, in the\n"
+        "                     checkpoint format, and exit (for the PyTorch test)\n"
         "\n"
-        "  在复制或倒序任务上训练 Transformer，报告留出序列上贪心解码的完全匹配率。\n");
+        "  With no arguments: a 120-step demo on a smaller task (the loss falls;\n"
+        "  100%% exact match takes the longer run of the chapter's figure).\n"
+        "\n"
+        "  在复制或倒序任务上训练 Transformer，报告留出序列上贪心解码的完全匹配率。\n"
+        "  不带参数时运行 120 步的演示。\n");
 }
 
 static Options parse_options(int argc, char **argv)
 {
     Options o = { { 0, 32, 4, 64, 2, 0, POST_NORM, 1, 0.1, 0.1 },
                   { REVERSE, 10, 1, 10, 1 }, 32, 400, 100, 0, 0, 0, 1.0,
-                  200, 0, 0, 0, NULL, NULL };
+                  200, 0, 0, 0, NULL, NULL, NULL, 0 };
     static const struct option opts[] = {
         { "task", required_argument, 0, 't' }, { "symbols", required_argument, 0, 'y' },
         { "min-len", required_argument, 0, 'm' }, { "max-len", required_argument, 0, 'M' },
@@ -130,6 +166,8 @@ static Options parse_options(int argc, char **argv)
         { "save", required_argument, 0, 'o' }, { "resume", required_argument, 0, 'r' },
         { "schedule", no_argument, 0, 'L' }, { "profile", no_argument, 0, 'P' },
         { "bench", required_argument, 0, 'B' }, { "batches", required_argument, 0, 'D' },
+        { "grad-file", required_argument, 0, 'g' },
+        { "compare", required_argument, 0, 'C' },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
@@ -170,6 +208,12 @@ static Options parse_options(int argc, char **argv)
         case 'P': o.profile = 1; break;
         case 'B': o.bench = cli_long("--bench", optarg, 1, 100000); break;
         case 'D': o.batches = cli_long("--batches", optarg, 1, 100000); break;
+        case 'g': o.grad_file = optarg; break;
+        case 'C':
+            if (strcmp(optarg, "scale") && strcmp(optarg, "norm"))
+                cli_fail("--compare: '%s' is not scale or norm", optarg);
+            o.compare = strcmp(optarg, "scale") == 0 ? COMPARE_SCALE : COMPARE_NORM;
+            break;
         case 'h': usage(stdout); exit(0);
         default:
             if (optopt)
@@ -179,6 +223,10 @@ static Options parse_options(int argc, char **argv)
     }
     if (optind < argc)
         cli_fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (argc == 1) {            /* the demo: a short run that shows the loss fall */
+        o.task.symbols = 8, o.task.max_len = 8, o.cfg.dropout = 0.0, o.cfg.smoothing = 0.0;
+        o.batch = 16, o.steps = 120, o.curve = 20, o.eval = 0, o.factor = 0.5;
+    }
     if (o.task.min_len > o.task.max_len)
         cli_fail("--min-len %d is greater than --max-len %d", o.task.min_len, o.task.max_len);
     o.cfg.vocab = 3 + o.task.symbols;
@@ -187,6 +235,22 @@ static Options parse_options(int argc, char **argv)
     if (why)
         cli_fail("%s", why);
     return o;
+}
+/* The gradient of batch 0's loss (dropout as configured) in the checkpoint
+   format: the parameter block replaced by the gradient block. */
+static void write_gradient(Model *m, const Options *o)
+{
+    Batch b = make_batch(&o->task, 0, 0, o->batch);
+    double loss = model_forward(m, &b, 1, NULL, NULL), *keep = m->params;
+    model_backward(m);
+    m->params = m->grads;
+    char err[512];
+    int bad = model_save(m, o->grad_file, err, sizeof err);
+    m->params = keep;
+    batch_free(&b);
+    if (bad)
+        cli_fail("--grad-file %s", err);
+    printf("loss %.17g\n", loss);
 }
 static double now_s(void)
 {
@@ -225,12 +289,131 @@ static void print_profile(long steps)
     double total = 0.0;
     for (int k = 0; k < PROF_KINDS; k++)
         total += model_profile[k];
-    printf("# where the time of a training step goes (ms per step, share)\n");
+    printf("## where the time of a training step goes (ms per step, share)\n");
     for (int k = 0; k < PROF_KINDS; k++)
         if (model_profile[k] > 0.0)
             printf("%-22s %8.3f  %5.1f%%\n", model_profile_name[k],
                    model_profile[k] / steps, 100.0 * model_profile[k] / total);
     printf("%-22s %8.3f\n", "total (timed parts)", total / steps);
+}
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --bench N: the median wall time of N training steps after two to warm
+   up (the median, since a shared machine adds outliers), and with
+   --profile where the time goes. */
+static void bench(Model *m, const Options *o)
+{
+    double *ms = xcalloc((size_t)o->bench, sizeof *ms);
+    for (long k = 0; k < 2 + o->bench; k++) {
+        if (k == 2)
+            model_profile_reset(), model_profiling = o->profile;
+        Batch b = make_batch(&o->task, 0, k, o->batch);
+        double t0 = now_s();
+        model_train_step(m, &b, o->warmup, o->factor);
+        if (k >= 2)
+            ms[k - 2] = 1e3 * (now_s() - t0);
+        batch_free(&b);
+    }
+    qsort(ms, (size_t)o->bench, sizeof *ms, compare_doubles);
+    printf("%.4f ms per training step (median of %ld)\n", ms[o->bench / 2], o->bench);
+    if (o->profile)
+        print_profile(o->bench);
+    free(ms);
+}
+static void describe(const Model *m, const Options *o)
+{
+    const TransformerConfig *c = &m->cfg;
+    printf("# %s task, %d symbols, lengths %d..%d; N = %d, d_model = %d, h = %d, "
+           "d_ff = %d, %s-norm%s, warmup %ld, P_drop = %g, eps_ls = %g; %zu parameters\n",
+           o->task.task == COPY ? "copy" : "reverse", o->task.symbols, o->task.min_len,
+           o->task.max_len, c->layers, c->d_model, c->heads, c->d_ff,
+           c->norm == POST_NORM ? "post" : "pre", c->scale_scores ? "" : ", unscaled scores",
+           o->warmup, c->dropout, c->smoothing, m->n_params);
+}
+
+/* Train m from its current step up to o->steps, printing the curve and the
+   trace as asked and the progress line on a terminal; returns the seconds
+   it took. */
+static double train(Model *m, const Options *o)
+{
+    Batch held = make_batch(&o->task, 1, 0, 256);
+    if (o->curve)
+        printf("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n");
+    int tty = isatty(2);
+    model_profile_reset();
+    model_profiling = o->profile;
+    double t0 = now_s(), ema = 0.0;
+    long tokens = 0, first = m->step;
+    for (long k = m->step; k < o->steps; k++) {
+        Batch b = make_batch(&o->task, 0, k, o->batch);
+        double lr = o->factor * noam_rate(m->cfg.d_model, m->step + 1, o->warmup);
+        double loss = model_train_step(m, &b, o->warmup, o->factor);
+        for (size_t i = 0; i < (size_t)b.size * b.tgt_len; i++)
+            tokens += b.tgt_out[i] != TOK_PAD;
+        batch_free(&b);
+        ema = k == first ? loss : 0.9 * ema + 0.1 * loss;   /* smoothed for display */
+        if (o->trace)
+            printf("%ld %.17g\n", k + 1, loss);
+        if (o->curve && ((k + 1) % o->curve == 0 || k == first)) {
+            long right, n;
+            int p = model_profiling;
+            model_profiling = 0;
+            double hl = model_forward(m, &held, 0, &right, &n);
+            model_profiling = p;
+            printf("%ld %.6f %.6e %.6f %.6f\n", k + 1, isfinite(ema) ? ema : 99.0, lr,
+                   isfinite(hl) ? hl : 99.0, (double)right / n);
+        }
+        if (tty && ((k + 1) % 10 == 0 || k + 1 == o->steps))
+            fprintf(stderr, "\rstep %ld/%ld  loss %.4f  lr %.2e  %.0f tokens/s ",
+                    k + 1, o->steps, ema, lr, tokens / (now_s() - t0));
+    }
+    if (tty && o->steps > first)
+        fputc('\n', stderr);
+    model_profiling = 0;
+    if (o->profile && o->steps > first)
+        print_profile(o->steps - first);
+    batch_free(&held);
+    return now_s() - t0;
+}
+
+/* The held-out exact match, with the first `shown` sequences printed. */
+static void report(Model *m, const Options *o, double seconds, int shown)
+{
+    if (o->eval <= 0)
+        return;
+    if (shown)
+        printf("# some held-out sequences (symbols 0..%d) and the greedy output:\n",
+               o->task.symbols - 1);
+    int right, unseen, unseen_right;
+    exact_match(m, &o->task, o->eval, m->step * o->batch, stdout, shown, &right,
+                &unseen, &unseen_right);
+    printf("# after %ld steps (%.2f s): held-out exact match %.1f%% of %d sequences\n",
+           m->step, seconds, 100.0 * right / o->eval, o->eval);
+    printf("# %d of them never occurred in training: exact match %.1f%% of those\n",
+           unseen, unseen ? 100.0 * unseen_right / unseen : 0.0);
+}
+static void compare(const Options *o)
+{
+    for (int v = 0; v < 4; v++) {
+        Options w = *o;
+        if (o->compare == COMPARE_SCALE) {
+            w.cfg.heads = v < 2 ? w.cfg.d_model / 8 : 1;
+            w.cfg.scale_scores = v % 2 == 0;
+        } else {
+            w.cfg.norm = v < 2 ? POST_NORM : PRE_NORM;
+            w.warmup = v % 2 == 0 ? o->warmup : 1;
+        }
+        Model m = model_new(&w.cfg, w.task.seed);
+        describe(&m, &w);
+        double seconds = train(&m, &w);
+        report(&m, &w, seconds, 0);
+        printf(v < 3 ? "\n\n" : "");
+        model_free(&m);
+    }
 }
 int main(int argc, char **argv)
 {
@@ -244,6 +427,10 @@ int main(int argc, char **argv)
         print_batches(&o);
         return 0;
     }
+    if (o.compare) {
+        compare(&o);
+        return 0;
+    }
     Model m;
     memset(&m, 0, sizeof m);
     if (o.resume) {
@@ -253,81 +440,20 @@ int main(int argc, char **argv)
         m.cfg.dropout = o.cfg.dropout, m.cfg.smoothing = o.cfg.smoothing;
     } else
         m = model_new(&o.cfg, o.task.seed);
-    if (o.bench) {
-        double t0 = 0.0, cpu0 = 0.0;
-        for (long k = 0; k < 2 + o.bench; k++) {    /* two steps to warm up */
-            if (k == 2)
-                model_profile_reset(), model_profiling = o.profile,
-                t0 = now_s(), cpu0 = (double)clock() / CLOCKS_PER_SEC;
-            Batch b = make_batch(&o.task, 0, k, o.batch);
-            model_train_step(&m, &b, o.warmup, o.factor);
-            batch_free(&b);
+    if (o.grad_file)
+        write_gradient(&m, &o);
+    else if (o.bench)
+        bench(&m, &o);
+    else {
+        describe(&m, &o);
+        double seconds = train(&m, &o);
+        if (o.save) {
+            char err[512];
+            if (model_save(&m, o.save, err, sizeof err) != 0)
+                cli_fail("--save %s", err);
         }
-        double wall = now_s() - t0, cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
-        printf("%.4f ms per training step (wall), %.4f ms CPU\n",
-               1e3 * wall / o.bench, 1e3 * cpu / o.bench);
-        if (o.profile)
-            print_profile(o.bench);
-        model_free(&m);
-        return 0;
+        report(&m, &o, seconds, o.curve || o.trace ? 0 : 4);
     }
-    const TransformerConfig *c = &m.cfg;
-    printf("# %s task, %d symbols, lengths %d..%d; N = %d, d_model = %d, h = %d, "
-           "d_ff = %d, %s-norm%s, P_drop = %g, eps_ls = %g; %zu parameters\n",
-           o.task.task == COPY ? "copy" : "reverse", o.task.symbols, o.task.min_len,
-           o.task.max_len, c->layers, c->d_model, c->heads, c->d_ff,
-           c->norm == POST_NORM ? "post" : "pre", c->scale_scores ? "" : ", unscaled scores",
-           c->dropout, c->smoothing, m.n_params);
-    Batch held = make_batch(&o.task, 1, 0, 256);
-    if (o.curve)
-        printf("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n");
-    int tty = isatty(2);
-    model_profiling = o.profile;
-    double t0 = now_s(), ema = 0.0;
-    long tokens = 0, first = m.step;
-    for (long k = m.step; k < o.steps; k++) {
-        Batch b = make_batch(&o.task, 0, k, o.batch);
-        double lr = o.factor * noam_rate(c->d_model, m.step + 1, o.warmup);
-        double loss = model_train_step(&m, &b, o.warmup, o.factor);
-        for (size_t i = 0; i < (size_t)b.size * b.tgt_len; i++)
-            tokens += b.tgt_out[i] != TOK_PAD;
-        batch_free(&b);
-        ema = k == first ? loss : 0.9 * ema + 0.1 * loss;
-        if (o.trace)
-            printf("%ld %.17g\n", k + 1, loss);
-        if (o.curve && ((k + 1) % o.curve == 0 || k == first)) {
-            long right, n;
-            int p = model_profiling;
-            model_profiling = 0;
-            double hl = model_forward(&m, &held, 0, &right, &n);
-            model_profiling = p;
-            printf("%ld %.6f %.6e %.6f %.6f\n", k + 1, ema, lr, hl, (double)right / n);
-        }
-        if (tty && ((k + 1) % 10 == 0 || k + 1 == o.steps))
-            fprintf(stderr, "\rstep %ld/%ld  loss %.4f  lr %.2e  %.0f tokens/s ",
-                    k + 1, o.steps, ema, lr, tokens / (now_s() - t0));
-    }
-    if (tty && o.steps > first)
-        fputc('\n', stderr);
-    double seconds = now_s() - t0;
-    model_profiling = 0;
-    if (o.save) {
-        char err[512];
-        if (model_save(&m, o.save, err, sizeof err) != 0)
-            cli_fail("--save %s", err);
-    }
-    if (o.profile && o.steps > first)
-        print_profile(o.steps - first);
-    if (o.eval > 0) {
-        int shown = o.curve || o.trace ? 0 : 4;
-        if (shown)
-            printf("# some held-out sequences (symbols 0..%d) and the greedy output:\n",
-                   o.task.symbols - 1);
-        double em = exact_match(&m, &o.task, o.eval, stdout, shown);
-        printf("# after %ld steps (%.2f s): held-out exact match %.1f%% of %d sequences\n",
-               m.step, seconds, 100.0 * em, o.eval);
-    }
-    batch_free(&held);
     model_free(&m);
     return 0;
 }

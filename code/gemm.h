@@ -5,8 +5,9 @@
 /* Dense row-major products for training, faster than Appendix A's matmul but
    with the same results bit for bit on every machine: each c_ij is
    sum_p a_ip b_pj added in the order p = 0, 1, ..., k-1 (to c_ij's old value
-   first when acc = 1).  Blocks of C are spread over threads; a block's sums
-   never depend on the thread count.  work is caller-owned scratch. */
+   first when acc = 1).  Each block of C is computed on its own, so blocks
+   could be spread over threads without changing a bit.  work is
+   caller-owned scratch. */
 
 /* c[n x m] (+)= a[n x k] b[k x m] */
 void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,

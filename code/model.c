@@ -670,12 +670,18 @@ static double smoothed_xent(double *p, const double *z, int V, int y, double eps
     }
     return loss;
 }
+/* The positional encodings have max_len rows: a longer sequence is a
+   checked runtime error. */
+static void check_length(const Model *m, int n)
+{
+    if (n < 1 || n > m->cfg.max_len)
+        cli_fail("a sequence of length %d, but the model's max_len is %d", n,
+                 m->cfg.max_len);
+}
 double model_forward(Model *m, const Batch *b, int train, long *correct, long *tokens)
 {
     int B = b->size, S = b->src_len, T = b->tgt_len, V = m->cfg.vocab;
-    if (S > m->cfg.max_len || T > m->cfg.max_len)
-        cli_fail("a batch of length %d exceeds the model's max_len %d",
-                 S > T ? S : T, m->cfg.max_len);
+    check_length(m, S), check_length(m, T);
     ModelCache *c = cache_for(m, B, S, T);
     c->train = train;
     const double *memory = encode_pass(m, b->src, B, S, train);
@@ -841,6 +847,7 @@ double model_train_step(Model *m, const Batch *b, long warmup, double factor)
 }
 void model_encode(Model *m, const int *src, int s, double *memory)
 {
+    check_length(m, s);
     cache_for(m, 1, s, 1);
     const double *mem = encode_pass(m, src, 1, s, 0);
     memcpy(memory, mem, (size_t)s * m->cfg.d_model * sizeof *memory);
@@ -849,6 +856,7 @@ void model_encode(Model *m, const int *src, int s, double *memory)
 void model_decode(Model *m, const double *memory, int s, const int *prefix,
                   int t, double *logits)
 {
+    check_length(m, s), check_length(m, t);
     ModelCache *c = cache_for(m, 1, s, t);
     for (int j = 0; j < s; j++)
         c->src_valid[j] = 1;

@@ -87,7 +87,9 @@ double noam_rate(int d_model, long step, long warmup);
    train = 1 applies dropout (P_drop of the config); train = 0 does not.
    Keeps the activations for model_backward and the attention weights for
    model_attention.  correct (or NULL) receives the number of non-pad
-   positions whose argmax equals the target; tokens (or NULL) their count. */
+   positions whose argmax equals the target; tokens (or NULL) their count.
+   A sequence longer than max_len is a checked runtime error (one line on
+   stderr, exit status 2), here and in model_encode and model_decode. */
 double model_forward(Model *m, const Batch *b, int train, long *correct,
                      long *tokens);
 /* Gradients of the last forward's loss into m->grads (overwritten). */

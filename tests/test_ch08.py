@@ -1,0 +1,250 @@
+"""Chapter 8's program, build/bin/ch08-training: the whole model against
+PyTorch (gradients at the initial weights and the losses of the first 20
+training steps, the model rebuilt from torch.nn primitives in
+tests/ch08_torch.py), resuming from a checkpoint bit for bit, refusing bad
+checkpoints and options, the progress line, and the figures' training runs.
+"""
+import os
+import pty
+import re
+import subprocess
+
+from helpers import (BIN, TOP, TempDir, expect_bad_input, expect_bad_inputs,
+                     numpy, run, torch)
+import ch08_torch
+
+PROG = 'ch08-training'
+SMALL = ['--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
+         '--max-len', '6', '--symbols', '6', '--eval', '0']
+
+
+def ok(args):
+    rc, out, err = run(PROG, args, timeout=300)
+    assert rc == 0 and err == '', '%s %s: status %d, %r' % (PROG, ' '.join(args), rc, err[:300])
+    return out
+
+
+def torch_model(t, np, path):
+    cfg, flat, _, _, step = ch08_torch.read_checkpoint(path, np)
+    assert step == 0, step
+    model = ch08_torch.build(t, cfg)
+    ch08_torch.load_flat(t, model, cfg, flat)
+    return cfg, model
+
+
+def check_gradients(extra):
+    t, np = torch(), numpy()
+    with TempDir() as d:
+        init, grad = os.path.join(d.path, 'init'), os.path.join(d.path, 'grad')
+        args = SMALL + ['--dropout', '0'] + extra
+        ok(args + ['--steps', '0', '--save', init])
+        loss_c = float(ok(args + ['--grad-file', grad]).split()[1])
+        _, g_c, _, _, _ = ch08_torch.read_checkpoint(grad, np)
+        (src, tgt_in, tgt_out), = ch08_torch.read_batches(t, ok(args + ['--batches', '1']))
+        cfg, model = torch_model(t, np, init)
+    model.train()
+    loss = model.loss(src, tgt_in, tgt_out)
+    loss.backward()
+    g_t = ch08_torch.flat_grads(t, model, cfg, np)
+    assert abs(loss.item() - loss_c) <= 1e-12 * abs(loss_c), \
+        'loss: C %.17g, PyTorch %.17g' % (loss_c, loss.item())
+    scale = np.abs(g_t).max()
+    worst = np.abs(g_c - g_t).max()
+    at = int(np.abs(g_c - g_t).argmax())
+    names = [n for n, s in ch08_torch.layout(cfg) for _ in range(int(np.prod(s)))]
+    assert worst <= 1e-10 * scale, \
+        'gradient %s: C %.17g, PyTorch %.17g (largest gradient %g)' % (
+            names[at], g_c[at], g_t[at], scale)
+
+
+def test_gradients_match_torch_autograd_post_norm():
+    check_gradients([])
+
+
+def test_gradients_match_torch_autograd_pre_norm():
+    check_gradients(['--norm', 'pre', '--smoothing', '0.2'])
+
+
+def test_first_20_losses_match_torch():
+    t, np = torch(), numpy()
+    steps, warmup = 20, 8
+    with TempDir() as d:
+        init = os.path.join(d.path, 'init')
+        args = SMALL + ['--dropout', '0', '--warmup', str(warmup)]
+        ok(args + ['--steps', '0', '--save', init])
+        trace = ok(args + ['--steps', str(steps), '--trace'])
+        batches = ch08_torch.read_batches(t, ok(args + ['--batches', str(steps)]))
+        cfg, model = torch_model(t, np, init)
+    losses_c = [float(l.split()[1]) for l in trace.split('\n') if l and not l.startswith('#')]
+    assert len(losses_c) == steps, trace
+    opt = t.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
+    model.train()
+    for k, (src, tgt_in, tgt_out) in enumerate(batches):
+        for group in opt.param_groups:
+            group['lr'] = ch08_torch.noam(cfg['d_model'], k + 1, warmup)
+        opt.zero_grad()
+        loss = model.loss(src, tgt_in, tgt_out)
+        loss.backward()
+        opt.step()
+        rel = abs(loss.item() - losses_c[k]) / abs(losses_c[k])
+        assert rel <= 1e-9, 'step %d: C loss %.17g, PyTorch %.17g (relative %.2g)' % (
+            k + 1, losses_c[k], loss.item(), rel)
+    assert losses_c[-1] < losses_c[0] - 0.2, 'the loss did not fall: %s' % losses_c
+
+
+def test_resume_is_bit_identical():
+    with TempDir() as d:
+        p = lambda n: os.path.join(d.path, n)
+        whole = ok(SMALL + ['--steps', '30', '--trace', '--save', p('whole')])
+        ok(SMALL + ['--steps', '13', '--save', p('half')])
+        rest = ok(SMALL + ['--steps', '30', '--trace', '--resume', p('half'), '--save', p('resumed')])
+        with open(p('whole'), 'rb') as f1, open(p('resumed'), 'rb') as f2:
+            assert f1.read() == f2.read(), 'the resumed run ended with other bytes'
+    tail = [l for l in whole.split('\n') if re.match(r'(1[4-9]|2\d|30) ', l)]
+    assert tail == [l for l in rest.split('\n') if re.match(r'\d', l)], (tail, rest)
+
+
+def test_dropout_is_seeded_and_changes_the_run():
+    a = ok(SMALL + ['--steps', '5', '--trace'])
+    assert a == ok(SMALL + ['--steps', '5', '--trace'])
+    assert a != ok(SMALL + ['--steps', '5', '--trace', '--dropout', '0'])
+
+
+def test_checkpoint_checksum_is_fnv1a():
+    np = numpy()
+    with TempDir() as d:
+        path = os.path.join(d.path, 'c')
+        ok(SMALL + ['--steps', '2', '--save', path])
+        cfg, flat, m, v, step = ch08_torch.read_checkpoint(path, np)   # verifies FNV-1a
+    assert step == 2 and cfg['d_model'] == 16 and len(flat) == len(m) == len(v)
+    assert sum(int(np.prod(s)) for _, s in ch08_torch.layout(cfg)) == len(flat)
+
+
+def test_bad_checkpoints():
+    with TempDir() as d:
+        good = os.path.join(d.path, 'good')
+        ok(SMALL + ['--steps', '1', '--save', good])
+        with open(good, 'rb') as f:
+            data = f.read()
+        cases = []
+        for name, content, what in [
+                ('truncated', data[:len(data) // 2], 'truncated'),
+                ('flipped', data[:1000] + bytes([data[1000] ^ 1]) + data[1001:], 'checksum'),
+                ('longer', data + b'\0', 'trailing'),
+                ('text', b'2 2\n1 2\n3 4\n', 'not a checkpoint'),
+                ('version', data[:8] + b'\x07' + data[9:], 'version'),
+                ('empty', b'', 'not a checkpoint')]:
+            path = d.write(name, '')
+            with open(path, 'wb') as f:
+                f.write(content)
+            cases.append((SMALL + ['--steps', '2', '--resume', path], [path, what]))
+        cases.append((SMALL + ['--resume', os.path.join(d.path, 'missing')], ['missing']))
+        other = [a if a != '24' else '32' for a in SMALL]    # d_ff 32, not 24
+        cases.append((other + ['--resume', good], [good, 'not the one asked for']))
+        expect_bad_inputs(PROG, cases)
+
+
+def test_bad_options():
+    expect_bad_inputs(PROG, [
+        (['--task', 'sort'], ['--task']),
+        (['--heads', '5'], ['heads']),
+        (['--min-len', '5', '--max-len', '3'], ['--min-len']),
+        (['--dropout', '2'], ['--dropout']),
+        (['--steps', 'many'], ['--steps']),
+        (['--norm', 'middle'], ['--norm']),
+        (['--frobnicate'], ['--frobnicate']),
+        (['extra'], ['extra']),
+    ])
+
+
+def test_progress_line_only_on_a_terminal():
+    args = [os.path.join(BIN, PROG)] + SMALL + ['--steps', '20']
+    _, err = run(PROG, SMALL + ['--steps', '20'])[1:]
+    assert err == '', 'progress on a pipe: %r' % err
+    master, slave = pty.openpty()
+    p = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=slave, cwd=TOP, timeout=60)
+    os.close(slave)
+    text = os.read(master, 4096).decode()
+    os.close(master)
+    assert p.returncode == 0
+    assert re.search(r'step 20/20 +loss [\d.]+ +lr [\d.e+-]+ +\d+ tokens/s', text), repr(text)
+
+
+def test_help_in_both_languages():
+    out = ok(['--help'])
+    assert '--resume FILE' in out and '倒序' in out
+
+
+def test_schedule_is_equation_3():
+    rows = [l.split() for l in ok(['--schedule']).split('\n') if l and l[0] != '#']
+    for r in rows:
+        s = int(r[0])
+        for col, (d, w) in zip(r[1:], [(512, 4000), (1024, 4000), (512, 8000)]):
+            want = d ** -0.5 * min(s ** -0.5, s * w ** -1.5)
+            assert abs(float(col) - want) <= 1e-6 * want, (s, d, w, col, want)
+    peak = max(rows, key=lambda r: float(r[1]))
+    assert peak[0] == '4000', peak
+
+
+def data_file(name):
+    path = os.path.join(TOP, 'build', 'data', name + '.dat')
+    assert os.path.exists(path), '%s is missing: run make first' % path
+    with open(path) as f:
+        return f.read()
+
+
+def blocks(text):
+    """The curves of a data file: lists of (step, loss, lr, heldout loss,
+    accuracy) rows, one list per block, and the exact-match percentages."""
+    out = []
+    for block in re.split(r'\n\s*\n\s*\n', text.strip('\n')):
+        rows = [[float(x) for x in l.split()] for l in block.split('\n') if l and l[0] != '#']
+        out.append(rows)
+    ems = [float(m) for m in re.findall(r'held-out exact match ([\d.]+)% of', text)]
+    return out, ems
+
+
+def test_the_smoke_test_reaches_100_percent():
+    """The build's training run (figure ch08-curve) must reverse every held-out
+    sequence exactly; the figure's data file carries the result."""
+    text = data_file('ch08-curve')
+    (curve,), ems = blocks(text)
+    assert ems == [100.0], 'held-out exact match %s, not 100%%' % ems
+    unseen = re.findall(r'(\d+) of them never occurred in training: exact match ([\d.]+)%', text)
+    assert len(unseen) == 1 and int(unseen[0][0]) >= 20 and float(unseen[0][1]) == 100.0, unseen
+    assert curve[-1][4] > 0.99 and curve[0][4] < 0.2, (curve[0], curve[-1])
+
+
+def test_exact_match_is_measured_honestly():
+    """Greedy outputs that the program counts as right must really be the
+    reversal of the input (checked here in Python), and wrong ones not."""
+    out = ok(SMALL + ['--steps', '40', '--eval', '30'])
+    shown = [l for l in out.split('\n') if '->' in l]
+    assert len(shown) == 4, out
+    for l in shown:
+        src, got = l.lstrip('# ').split('->')
+        want = list(reversed(src.split()))
+        if '(wrong)' in got:
+            assert got.replace('(wrong)', '').split() != want, l
+        else:
+            assert got.split() == want, l
+
+
+def test_experiment_data_have_four_curves():
+    for name in ('ch08-scale', 'ch08-norm'):
+        curves, ems = blocks(data_file(name))
+        assert len(curves) == 4 and len(ems) == 4, (name, len(curves), ems)
+        for c in curves:
+            assert all(0.0 <= r[4] <= 1.0 for r in c), name
+            assert c[-1][0] == curves[0][-1][0], name
+
+
+def test_demo_is_quick():
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = ok([])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    assert cpu < 1.0, 'the demo took %.2f s of CPU (the book promises under 1 s)' % cpu
+    rows = [l.split() for l in out.split('\n') if l and l[0] != '#']
+    assert float(rows[-1][3]) < float(rows[0][3]) - 1.0, 'the demo\'s loss did not fall: %s' % out
