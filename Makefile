@@ -261,6 +261,8 @@ help:
 	@echo '  check-reproducible  two clean builds, compared byte for byte (a few minutes)'
 	@echo '  record-timings  measure the timing figures again into data/timings/ (idle machine)'
 	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n)'
+	@echo '  train         the full training runs (Chapter 9: build/train/ch09-full.ckpt, <= 10 min)'
+	@echo '  bench-decode  Chapter 9: decoding time with the key-value cache and without'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
@@ -281,3 +283,44 @@ bench-train: $(B)/bin/ch08-training
 	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS))
 
 .PHONY: bench-train
+
+#### Chapter 9: the number-translation model #################################
+# The build trains two small models on the number task, with label smoothing
+# 0.1 and without.  What they learn depends only on the program (its code
+# fixes the plan and the seed) and the arguments here, so a no-op build does
+# not retrain.  `make train` runs the full plan (at most ten minutes) into
+# build/train/, which --translate then prefers.
+CH09      := $(B)/bin/ch09-translate
+CH09_CKPT := $(B)/data/ch09-model.ckpt
+CH09_NOLS := $(B)/data/ch09-model-nols.ckpt
+
+$(CH09_CKPT): $(CH09)
+	$(call msg,TRAIN,ch09 number task (label smoothing 0.1))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CH09) --train $@.tmp > $(B)/data/ch09-train.out && mv $@.tmp $@
+
+$(CH09_NOLS): $(CH09)
+	$(call msg,TRAIN,ch09 number task (no label smoothing))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CH09) --train $@.tmp --smoothing 0 > $(B)/data/ch09-train-nols.out && mv $@.tmp $@
+
+# What the chapter quotes or draws from the trained models.
+$(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model.ckpt.out: $(CH09_CKPT)
+$(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model-nols.ckpt.out: $(CH09_NOLS)
+$(B)/run/ch09-translate_--kv-bench_--model_build_data_ch09-model.ckpt.out: $(CH09_CKPT)
+$(B)/data/ch09-attention.dat: $(CH09_CKPT)
+
+train: train-ch09
+train-ch09: $(CH09)
+	$(call msg,TRAIN,ch09 full plan: build/train/ch09-full.ckpt)
+	$(Q)mkdir -p $(B)/train
+	$(Q)$(CH09) --train $(B)/train/ch09-full.ckpt.tmp --full && \
+	  mv $(B)/train/ch09-full.ckpt.tmp $(B)/train/ch09-full.ckpt
+	$(Q)$(CH09) --evaluate --model $(B)/train/ch09-full.ckpt
+
+# Decoding speed, the key-value cache against recomputing the prefix (the
+# chapter quotes the build's own run of the same measurement).
+bench-decode: $(CH09_CKPT)
+	$(Q)$(CH09) --kv-bench --model $(CH09_CKPT)
+
+.PHONY: train train-ch09 bench-decode
