@@ -220,3 +220,26 @@ PHONY_EXTRA := tangle
 .PHONY: $(PHONY_EXTRA) all programs debug figures pdf check-lang check-tangle check-clang test bench-build clean help
 
 include tools/html.mk
+
+#### Chapter 10: fast attention ##############################################
+# Only this chapter's objects get these flags: -O3 and the SIMD pragmas for
+# the kernel (no OpenMP runtime in the library), OpenMP threads and OpenBLAS
+# for the program.  No -march: the kernel picks AVX2+FMA at run time.
+CH10_SIMD := -O3 -fopenmp-simd -DATTN_OMP_SIMD -ffp-contract=fast
+$(B)/obj/fastattn.o: private CFLAGS += $(CH10_SIMD)
+$(B)/obj/ch10-fast-attention.o: private CFLAGS += $(CH10_SIMD) -fopenmp
+$(B)/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
+$(B)/debug/obj/fastattn.o: private DBGFLAGS += -fopenmp-simd -DATTN_OMP_SIMD
+$(B)/debug/obj/ch10-fast-attention.o: private DBGFLAGS += -fopenmp
+$(B)/debug/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
+# The chapter's table and figures replay the committed measurements.
+CH10_RECORD := data/ch10-measured.dat
+$(B)/data/ch10-roofline.dat $(B)/data/ch10-speed.dat \
+  $(B)/run/ch10-fast-attention_--report_data_ch10-measured.dat.out: $(wildcard $(CH10_RECORD))
+
+# The full sweep (a few minutes; not part of the build or the tests).
+# RECORD=1 writes $(CH10_RECORD), which the build then replays.
+bench-attention: $(B)/bin/ch10-fast-attention
+	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench-attention.py \
+	    $(if $(RECORD),--record $(CH10_RECORD),--record $(B)/bench-attention.dat)
+.PHONY: bench-attention
