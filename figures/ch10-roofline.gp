@@ -10,11 +10,11 @@ set format x '%g'
 set format y '%g'
 set xrange [0.25:1024]
 set xlabel L('算术强度（每字节的浮点运算）', 'arithmetic intensity (FLOP per byte)')
-set ylabel L('GFLOP/s（有用运算）', 'GFLOP/s (useful operations)')
+set ylabel L('GFLOP/s（有用运算，按 CPU 时间）', 'GFLOP/s (useful, by CPU time)')
 set key at graph 0.03, graph 0.97 left top Left reverse samplen 2
 plot datafile index 0 using 1:2 with lines ls 1 \
        title L('屋顶：min(峰值, 带宽 × 强度)', 'roof: min(peak, bandwidth $\times$ intensity)'), \
      '' index 1 using 1:2 with points ls 2 pt 7 ps 0.7 \
        title L('各种注意力，$s = 4096$', 'attention variants, $s = 4096$'), \
-     '' index 1 using 1:2:(sprintf('\texttt{%s}', stringcolumn(3))) with labels \
+     '' index 1 using 1:2:3 with labels \
        left offset 0.6,0.3 notitle

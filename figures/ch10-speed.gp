@@ -10,7 +10,7 @@ set logscale x 2
 set format x '%g'
 set xrange [200:20000]
 set xlabel L('序列长度 $s$', 'sequence length $s$')
-set ylabel L('GFLOP/s（有用运算）', 'GFLOP/s (useful operations)')
+set ylabel L('GFLOP/s（有用运算，按 CPU 时间）', 'GFLOP/s (useful, by CPU time)')
 set key at graph 0.03, graph 0.97 left top Left reverse samplen 2 spacing 1.1
 plot datafile index 2 using 1:2 with linespoints ls 4 pt 5 ps 0.5 title L('第 2 章（double）', 'Chapter 2 (double)'), \
      '' index 3 using 1:2 with linespoints ls 3 pt 9 ps 0.6 title 'OpenBLAS', \

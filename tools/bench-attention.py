@@ -41,8 +41,11 @@ def dump(s, d):
 def blas_library():
     """The BLAS library this process has loaded (from /proc/self/maps)."""
     with open('/proc/self/maps') as f:
-        libs = sorted({l.split()[-1] for l in f if 'blas' in l.lower() and '/' in l})
-    return ' '.join(os.path.realpath(l) for l in libs) or 'none found'
+        libs = sorted({os.path.realpath(l.split()[-1]) for l in f
+                       if 'blas' in l.lower() and '/' in l})
+    names = [l for l in libs if 'libopenblas' in l] or libs
+    return ('OpenBLAS, ' if any('libopenblas' in l for l in libs) else '') + \
+        (' '.join(names) or 'none found')
 
 
 def torch_child(variant, s, d, causal, threads):
