@@ -225,7 +225,7 @@ include tools/html.mk
 # Only this chapter's objects get these flags: -O3 and the SIMD pragmas for
 # the kernel (no OpenMP runtime in the library), OpenMP threads and OpenBLAS
 # for the program.  No -march: the kernel picks AVX2+FMA at run time.
-CH10_SIMD := -O3 -fopenmp-simd -DATTN_OMP_SIMD -ffp-contract=fast
+CH10_SIMD := -O3 -fopenmp-simd -DATTN_OMP_SIMD -ffp-contract=fast -fno-trapping-math
 $(B)/obj/fastattn.o: private CFLAGS += $(CH10_SIMD)
 $(B)/obj/ch10-fast-attention.o: private CFLAGS += $(CH10_SIMD) -fopenmp
 $(B)/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas

@@ -19,7 +19,7 @@
 #define OMP_FOR_DYNAMIC _Pragma("omp for schedule(dynamic, 1)")
 #define OMP_FOR _Pragma("omp for schedule(static)")
 #else
-#define OMP_PARALLEL(n)
+#define OMP_PARALLEL(n) (void)(n);   /* one thread: the block runs once */
 #define OMP_FOR_DYNAMIC
 #define OMP_FOR
 #endif

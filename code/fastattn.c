@@ -16,25 +16,71 @@
 #define SIMD_MAX(x)
 #define SIMD_SUM(x)
 #endif
-static inline float fa_exp_inline(float x)
+/* n = round(x / ln 2): adding and subtracting 1.5 * 2^23 rounds to an
+   integer (no rounding function, so any vector unit can do it). */
+static inline float exp_round_n(float x)
 {
-    const float xc = x < -87.3f ? -87.3f : x;    /* also maps -inf and keeps n sane */
-    /* n = round(x / ln 2): adding and subtracting 1.5 * 2^23 rounds to an integer */
-    const float n = (xc * 1.44269504f + 12582912.0f) - 12582912.0f;
-    const float r = (xc - n * 0.693359375f) + n * 2.12194440e-4f;  /* x - n ln 2 */
-    float p = 1.9875691500e-4f;                   /* Cephes expf: e^r ~ 1 + r + r^2 p(r) */
+    return (x * 1.44269504f + 12582912.0f) - 12582912.0f;
+}
+
+/* e^r with r = x - n ln 2, |r| <= ln(2)/2, by Cephes expf's polynomial:
+   e^r ~ 1 + r + r^2 p(r).  For -87.3 <= x <= 0. */
+static inline float exp_reduced(float x, float n)
+{
+    const float r = (x - n * 0.693359375f) + n * 2.12194440e-4f;  /* ln 2 in two parts */
+    float p = 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
     p = p * r + 8.3334519073e-3f;
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
+    return p * r * r + r + 1.0f;
+}
+
+/* The bits of the float 2^n (n integer, -126 <= n <= 0), or of +0 when x
+   fell below the range: the result then comes out exactly 0.  Multiplying
+   by the comparison, not branching on it: under GCC's default
+   -ftrapping-math a conversion inside a branch is not made branch-free, and
+   the loop would stay scalar. */
+static inline int32_t exp_two_n_bits(float x, float n)
+{
+    return ((int32_t)n + 127) * (1 << 23) * (x >= -87.3f);
+}
+
+static inline float fa_exp_inline(float x)
+{
+    const float xc = x < -87.3f ? -87.3f : x, n = exp_round_n(xc);
+    const float p = exp_reduced(xc, n);
     union { float f; int32_t i; } two_n;          /* 2^n from its exponent bits */
-    two_n.i = ((int32_t)n + 127) * (1 << 23);
-    return x < -87.3f ? 0.0f : p * two_n.f;
+    two_n.i = exp_two_n_bits(x, n);
+    return p * two_n.f;
 }
 
 float fa_exp(float x) { return fa_exp_inline(x); }
+/* x[j] = exp(x[j] - m) for j < n; returns their sum.  Inlined into each
+   kernel version, so it is vectorised for that version's instruction set. */
+static inline float exp_shift_sum(float *restrict x, int n, float m)
+{
+    union { float f[FA_BC]; int32_t i[FA_BC]; } two_n;   /* 2^n, then read as floats */
+    float sum = 0.0f;
+    for (int j0 = 0; j0 < n; j0 += FA_BC) {
+        float *xj = x + j0;
+        const int nn = n - j0 < FA_BC ? n - j0 : FA_BC;
+        SIMD
+        for (int j = 0; j < nn; j++) {
+            const float d = xj[j] - m, dc = d < -87.3f ? -87.3f : d;
+            const float e = exp_round_n(dc);
+            xj[j] = exp_reduced(dc, e);
+            two_n.i[j] = exp_two_n_bits(d, e);
+        }
+        SIMD_SUM(sum)
+        for (int j = 0; j < nn; j++) {
+            xj[j] *= two_n.f[j];
+            sum += xj[j];
+        }
+    }
+    return sum;
+}
 /* c[r][x] (+)= sum_{t < kk} a[r lda + t] b[t ldb + x], for r < 4, x < 16;
    accumulate = 0 starts from zero instead of c. */
 static inline void block_4x16(float *restrict c, int ldc, const float *restrict a,
@@ -149,13 +195,7 @@ static void fa_rows_baseline(float *out, const float *q, const float *k,
             }
             const float m_new = mx > m[r] ? mx : m[r];
             const float alpha = fa_exp_inline(m[r] - m_new);   /* 0 on the first tile */
-            float sum = 0.0f;
-            SIMD_SUM(sum)
-            for (int c = 0; c < nc; c++) {
-                const float p = fa_exp_inline(sr[c] - m_new);
-                sr[c] = p;
-                sum += p;
-            }
+            const float sum = exp_shift_sum(sr, nc, m_new);     /* sr[c] = exp(sr[c] - m) */
             l[r] = alpha * l[r] + sum, m[r] = m_new;
             SIMD
             for (int t = 0; t < d_v; t++)
@@ -241,13 +281,7 @@ static void fa_rows_avx2(float *out, const float *q, const float *k,
             }
             const float m_new = mx > m[r] ? mx : m[r];
             const float alpha = fa_exp_inline(m[r] - m_new);   /* 0 on the first tile */
-            float sum = 0.0f;
-            SIMD_SUM(sum)
-            for (int c = 0; c < nc; c++) {
-                const float p = fa_exp_inline(sr[c] - m_new);
-                sr[c] = p;
-                sum += p;
-            }
+            const float sum = exp_shift_sum(sr, nc, m_new);     /* sr[c] = exp(sr[c] - m) */
             l[r] = alpha * l[r] + sum, m[r] = m_new;
             SIMD
             for (int t = 0; t < d_v; t++)
@@ -279,25 +313,13 @@ static int have_avx2(void);
 
 static float exp_shifted_baseline(float *x, int n, float m)
 {
-    float sum = 0.0f;
-    SIMD_SUM(sum)
-    for (int j = 0; j < n; j++) {
-        x[j] = fa_exp_inline(x[j] - m);
-        sum += x[j];
-    }
-    return sum;
+    return exp_shift_sum(x, n, m);
 }
 #ifdef FA_HAVE_AVX2
 __attribute__((target("avx2,fma")))
 static float exp_shifted_avx2(float *x, int n, float m)
 {
-    float sum = 0.0f;
-    SIMD_SUM(sum)
-    for (int j = 0; j < n; j++) {
-        x[j] = fa_exp_inline(x[j] - m);
-        sum += x[j];
-    }
-    return sum;
+    return exp_shift_sum(x, n, m);
 }
 #endif
 
