@@ -214,6 +214,7 @@ help:
 	@echo '  check-tangle  code/ is exactly what the chapters tangle to'
 	@echo '  check-clang   the C compiles with clang -Werror too'
 	@echo '  bench-build   time a clean build, a no-op build and a one-chapter rebuild'
+	@echo '  bench-attention  Chapter 10 against OpenBLAS and PyTorch (RECORD=1: data/ch10-measured.dat)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle

@@ -554,6 +554,9 @@ static void report(const char *path)
          st1 && bl1 ? bl1->seconds / st1->seconds : 0, 1.3, 1, cpu_ratio(bl1, st1));
     goal("stream, 2 threads vs 1, s=4096", "x", st1 && st2,
          st1 && st2 ? st1->seconds / st2->seconds : 0, 1.8, 1, 0);
+    if (st1 && st2 && st1->cpu_seconds > 0 && st2->cpu_seconds > 0)
+        printf("%-46s %6.2f  (1.00: the threads add no work)\n",
+               "  CPU time, 2 threads / 1 thread", st2->cpu_seconds / st1->cpu_seconds);
     goal("stream, fraction of 1-thread peak, s=4096", "%", st1 != NULL,
          st1 ? 100.0 * st1->gflops / rec.peak[1] : 0, 40.0, 1,
          st1 && st1->cpu_seconds > 0 ? 100.0 * st1->gflops * st1->seconds

@@ -98,6 +98,7 @@ CHECK(fully_masked_rows)
     compare(30, 12, 4, 4, 8, 4, 1.0, 24);
 }
 
+/* BEGIN HIDDEN */
 CHECK(large_scores)
 {
     compare(20, 20, 8, 3, 4, 4, 40.0, 25);
@@ -112,3 +113,4 @@ CHECK(tall_blocks_wide_tiles)
 {
     compare(45, 61, 3, 7, 16, 3, 2.0, 27);
 }
+/* END HIDDEN */

@@ -91,6 +91,7 @@ CHECK(huge_lse_stays_finite)
                 "两个 lse 都是 1e300 时，合并后的 lse 应为有限的 1e300 + log 2");
 }
 
+/* BEGIN HIDDEN */
 CHECK(far_apart)
 {
     /* lse_b is 2000 below lse_a: B's weight underflows to 0, the result is A */
@@ -115,3 +116,4 @@ CHECK(negative_huge)
     expect_true(isfinite(lse), "lse -1e300 twice: the result must stay finite",
                 "两个 lse 都是 -1e300 时，结果必须是有限的");
 }
+/* END HIDDEN */
