@@ -263,6 +263,7 @@ help:
 	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n)'
 	@echo '  train         the full training runs (Chapter 9: build/train/ch09-full.ckpt, <= 10 min)'
 	@echo '  bench-decode  Chapter 9: decoding time with the key-value cache and without'
+	@echo '  bench-attention  Chapter 10 against OpenBLAS and PyTorch (RECORD=1: data/ch10-measured.dat)'
 	@echo '  clean         remove $(B)/'
 
 PHONY_EXTRA := tangle
@@ -324,3 +325,26 @@ bench-decode: $(CH09_CKPT)
 	$(Q)$(CH09) --kv-bench --model $(CH09_CKPT)
 
 .PHONY: train train-ch09 bench-decode
+
+#### Chapter 10: fast attention ##############################################
+# Only this chapter's objects get these flags: -O3 and the SIMD pragmas for
+# the kernel (no OpenMP runtime in the library), OpenMP threads and OpenBLAS
+# for the program.  No -march: the kernel picks AVX2+FMA at run time.
+CH10_SIMD := -O3 -fopenmp-simd -DATTN_OMP_SIMD -ffp-contract=fast -fno-trapping-math
+$(B)/obj/fastattn.o: private CFLAGS += $(CH10_SIMD)
+$(B)/obj/ch10-fast-attention.o: private CFLAGS += $(CH10_SIMD) -fopenmp
+$(B)/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
+$(B)/debug/obj/fastattn.o: private DBGFLAGS += -fopenmp-simd -DATTN_OMP_SIMD
+$(B)/debug/obj/ch10-fast-attention.o: private DBGFLAGS += -fopenmp
+$(B)/debug/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
+# The chapter's table and figures replay the committed measurements.
+CH10_RECORD := data/ch10-measured.dat
+$(B)/data/ch10-roofline.dat $(B)/data/ch10-speed.dat \
+  $(B)/run/ch10-fast-attention_--report_data_ch10-measured.dat.out: $(wildcard $(CH10_RECORD))
+
+# The full sweep (a few minutes; not part of the build or the tests).
+# RECORD=1 writes $(CH10_RECORD), which the build then replays.
+bench-attention: $(B)/bin/ch10-fast-attention
+	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench-attention.py \
+	    $(if $(RECORD),--record $(CH10_RECORD),--record $(B)/bench-attention.dat)
+.PHONY: bench-attention

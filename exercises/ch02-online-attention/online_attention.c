@@ -5,6 +5,9 @@
  * unnormalised output acc = sum_j exp(score_j - M) v_j; when M grows,
  * multiply z and acc by exp(M_old - M_new).  At the end out_i = acc / z.
  * Use out_i itself for acc: it has exactly d_v entries.  Do not allocate.
+ * Chapter 10 derives this update (Section 10.1, the online softmax) and
+ * builds the tiled float kernel on it; Exercises 10.1 and 10.2 go further.
+ * 第 10 章推导了这个更新（10.1 节，在线 Softmax），并在它之上写出分块的单精度计算核。
  * Grade it with:  make grade EX=ch02-online-attention
  */
 #include "online_attention.h"
