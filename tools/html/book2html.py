@@ -310,6 +310,9 @@ class Edition:
             number, slug, _ = self.book.labels[label]
             text = '(%s)' % number if kind == 'eqref' else number
             return [Link([Str(text)], self.href(slug, label), ['ref'])]
+        m = re.match(r'^\\cite\{([^}]*)\}$', s)
+        if m:
+            return self.citation([k.strip() for k in m.group(1).split(',')])
         m = re.match(r'^\\htmlq\{(\d+)\}$', s)
         if m:
             code, ref, ident = self.book.src.quotes[int(m.group(1))]
@@ -331,6 +334,22 @@ class Edition:
         if not HARMLESS.match(s):
             self.unknown_latex.add(s[:60])
         return []
+
+    def citation(self, keys):
+        """[3, 7]: numbers in order of first citation in the book, each a
+        link to its entry in the references on the contents page."""
+        out = [Str('[')]
+        for n, key in enumerate(keys):
+            if key not in self.book.citations:
+                self.warn('\\cite{%s}: no such entry in tex/book.bib' % key)
+                out.append(Str('?'))
+            else:
+                num = self.book.citations[key]
+                out.append(Link([Str(str(num))], 'index.html#ref-' + key, ['cite']))
+            if n + 1 < len(keys):
+                out.append(Str(', '))
+        out.append(Str(']'))
+        return out
 
     # -- blocks -------------------------------------------------------------
     def blocks(self, bs):
@@ -584,7 +603,7 @@ def read_pages(book):
         return 'ZZtok%dZZ' % (len(book.raw_tokens) - 1)
     for n, chap in enumerate(book.chapters):
         parts.append('\n\n\\htmlpage{%d}\n\n' % n)
-        parts.append(re.sub(r'\\(?:ref|eqref|autoref|pageref|htmlq|htmlanchor)\{[^{}]*\}',
+        parts.append(re.sub(r'\\(?:ref|eqref|autoref|pageref|htmlq|htmlanchor|cite)\{[^{}]*\}',
                             token, texmath_compatible(chap.text)))
     out, err = pandoc(['-f', 'latex+raw_tex', '-t', 'json'], ''.join(parts).encode('utf-8'))
     doc = json.loads(out)
@@ -899,8 +918,68 @@ def contents_blocks(ed, pages):
     return [{'t': 'BulletList', 'c': items}]
 
 
+def read_bib(path):
+    """The entries of tex/book.bib as {key: {field: text}} (the book's .bib is
+    plain: one field a line, values in braces)."""
+    entries = {}
+    if not os.path.exists(path):
+        return entries
+    text = open(path, encoding='utf-8').read()
+    for m in re.finditer(r'^@(\w+)\{([^,\s]+),(.*?)^\}', text, re.M | re.S):
+        fields = {'type': m.group(1).lower()}
+        for f in re.finditer(r'^\s*(\w+)\s*=\s*\{(.*)\},?\s*$', m.group(3), re.M):
+            fields[f.group(1).lower()] = f.group(2)
+        entries[m.group(2)] = fields
+    return entries
+
+
+TEX_ACCENTS = {'"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303'}
+
+
+def bib_text(s):
+    """A .bib value as plain text: accents composed, braces dropped."""
+    import unicodedata
+    s = s.replace('{\\L}', 'Ł').replace('\\L{}', 'Ł').replace('--', '–')
+    s = re.sub(r'\{?\\(["\'`^~])\{?([A-Za-z])\}?\}?',
+               lambda m: unicodedata.normalize('NFC', m.group(2) + TEX_ACCENTS[m.group(1)]), s)
+    return s.replace('{', '').replace('}', '').replace('\\', '')
+
+
+def bib_authors(s):
+    names = []
+    for a in bib_text(s).split(' and '):
+        last, _, first = a.partition(', ')
+        names.append((first + ' ' + last).strip() if a.strip() != 'others' else None)
+    shown = [n for n in names if n][:3]
+    more = len([n for n in names if n]) > 3 or None in names
+    return ', '.join(shown) + (' et al.' if more else '')
+
+
+def bibliography_html(ed, entries):
+    items = []
+    for key, num in sorted(ed.book.citations.items(), key=lambda kv: kv[1]):
+        e = entries.get(key, {})
+        venue = e.get('booktitle') or e.get('journal') or e.get('publisher') or \
+            e.get('institution') or e.get('organization') or ''
+        if e.get('eprint'):
+            venue = 'arXiv:' + e['eprint']
+        parts = [bib_authors(e.get('author', '')), '<cite>%s</cite>' % html.escape(
+            bib_text(e.get('title', key))), html.escape(bib_text(venue)), e.get('year', '')]
+        items.append('<li id="ref-%s" value="%d">%s.</li>' % (
+            html.escape(key), num, '. '.join(p for p in parts if p)))
+    return '<ol class="references">%s</ol>' % ''.join(items)
+
+
 def build_edition(top, outdir, figdir, svgdir, src, lang):
     book = nwbook.Book(src, lang, figdir)
+    # citations numbered in order of their first use, as the printed
+    # GB/T 7714 list does
+    book.citations = {}
+    for chap in book.chapters:
+        for group in re.findall(r'\\cite\{([^}]*)\}', chap.text):
+            for key in group.split(','):
+                book.citations.setdefault(key.strip(), len(book.citations) + 1)
+    entries = read_bib(os.path.join(top, 'tex', 'book.bib'))
     ed = Edition(book, svgdir)
     doc, pages, err = read_pages(book)
     for line in err.splitlines():
@@ -921,6 +1000,10 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     index_blocks.append({'t': 'Header', 'c': [2, ['contents', [], []],
                                                text_inlines(ed.w['contents'])]})
     index_blocks += contents_blocks(ed, built)
+    if book.citations:
+        index_blocks.append({'t': 'Header', 'c': [2, ['references', [], []],
+                                                   text_inlines(ed.w['references'])]})
+        index_blocks.append(RawB(bibliography_html(ed, entries)))
     tocs = [toc_blocks(ch, bl) for ch, bl in zip(chapters, built)]
     allpages = [index_blocks] + built + tocs
     for n, bl in enumerate(allpages):

@@ -39,7 +39,7 @@ CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 WORDS = {
     'zh': {
         'chapter': '第 {} 章', 'appendix': '附录 {}', 'figure': '图 {}',
-        'table': '表 {}', 'exercise': '练习 {}', 'contents': '目录',
+        'table': '表 {}', 'exercise': '练习 {}', 'contents': '目录', 'references': '参考文献',
         'continued': '本定义续写于{}。', 'used': '本段代码用于{}。',
         'file': '本段代码写入文件 {}。', 'defines': '定义：', 'usedin': '用于 {}',
         'and': ' 和 ', 'comma': '、', 'colon': '：', 'notused': '从未使用',
@@ -50,6 +50,7 @@ WORDS = {
     'en': {
         'chapter': 'Chapter {}', 'appendix': 'Appendix {}', 'figure': 'Figure {}',
         'table': 'Table {}', 'exercise': 'Exercise {}', 'contents': 'Contents',
+        'references': 'References',
         'continued': 'This definition is continued in {}.',
         'used': 'This code is used in {}.',
         'file': 'This code is written to file {}.', 'defines': 'Defines:',
