@@ -265,7 +265,8 @@ int main(int argc, char **argv)
         st.tables = strcmp(opts.table, "variance") == 0     ? VARIANCE
                     : strcmp(opts.table, "saturation") == 0 ? SATURATION
                                                               : TEMPERATURE;
-    if (nopts == 0)
+    if (!cli_given("table") && !cli_given("samples") && !cli_given("trials")
+        && !cli_given("keys") && !cli_given("dk-max") && !cli_given("seed"))
         st.dk_max = DEMO_DK_MAX;
     if (mode != TABLES) {
         file_mode(mode == SOFTMAX ? opts.file : NULL, mode == JACOBIAN ? opts.file : NULL);
