@@ -19,7 +19,7 @@ ratio = STATS_max / t_dot
 set label 1 L(sprintf('$s = 256$ 时加性得分慢 %.0f 倍', ratio), \
               sprintf('additive is %.0f times slower at $s = 256$', ratio)) \
     at graph 0.97, graph 0.08 right
-set label 2 timing_note at graph 0.97, graph 0.17 right
+set title timing_note
 plot datafile using 1:($3*1e3) with linespoints ls 2 pt 5 ps 0.5 \
        title L('加性得分', 'additive scores'), \
      '' using 1:($2*1e3) with linespoints ls 1 pt 7 ps 0.5 \

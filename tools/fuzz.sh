@@ -37,6 +37,12 @@ opts+=(-timeout=10 -rss_limit_mb=1024)
 
 rm -rf "$work" "$art" "$fz/merged/$target"
 mkdir -p "$corpus" "$regress" "$work" "$art/" "$slow" "$fz/log" "$fz/merged/$target"
+# The cli targets run in a copy of the fixtures: libFuzzer in fork mode
+# writes a timeout's input to the directory the program was running in.
+rm -rf "$fz/fixtures/$target"
+mkdir -p "$fz/fixtures"
+cp -r "$top/tests/fuzz/fixtures" "$fz/fixtures/$target"
+export FUZZ_FIXTURES=$fz/fixtures/$target
 printf '  %-8s %s\n' FUZZ "$target (${seconds} s)"
 "$fz/fuzz-$target" "${opts[@]}" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
     -ignore_ooms=1 -max_total_time="$seconds" -artifact_prefix="$art/" \
@@ -59,6 +65,10 @@ for f in "$corpus"/*; do
 done
 after=$(find "$corpus" -type f | wc -l)
 
+for f in "$FUZZ_FIXTURES"/crash-* "$FUZZ_FIXTURES"/leak-* "$FUZZ_FIXTURES"/timeout-* \
+         "$FUZZ_FIXTURES"/oom-*; do
+    [ -e "$f" ] && mv "$f" "$art/"
+done
 found=0
 for f in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
     [ -e "$f" ] || continue

@@ -3,7 +3,7 @@
  * Generic over the programs: the Makefile compiles the program's source with
  * -Dmain=program_main and links it with this file, PROGRAM_NAME naming it.
  * The input is the argument list, one argument per line (at most MAX_ARGS).
- * The run happens in tests/fuzz/fixtures/, whose small matrix files (x, y, r,
+ * The run happens in tests/fuzz/fixtures/ ($FUZZ_FIXTURES if set), whose small matrix files (x, y, r,
  * m, p, w, t, ...) the arguments can name; "-" reads a small matrix on stdin.
  * An empty argument list (the demo) is skipped: memcheck runs the demos.
  *
@@ -43,10 +43,13 @@ static int call_main(void *p)
 static void enter_fixtures(int enter)
 {
     static int home = -1;
+    const char *dir = getenv("FUZZ_FIXTURES");     /* tools/fuzz.sh: a copy */
+    if (!dir)
+        dir = FIXTURE_DIR;
     if (home < 0 && (home = open(".", O_RDONLY | O_DIRECTORY)) < 0)
         abort();
-    if (enter ? chdir(FIXTURE_DIR) : fchdir(home)) {
-        perror(FIXTURE_DIR);
+    if (enter ? chdir(dir) : fchdir(home)) {
+        perror(dir);
         abort();
     }
 }
