@@ -32,7 +32,7 @@ static const CliOption options[] = {
     { "samples", CLI_LONG, "N", &opts.samples, 1, 100000000L,
       .en = "draws for --histogram (default 200000)",
       .zh = "--histogram 的抽样数（默认 200000）" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "[--random ROWS COLS] [--seed S] [--std X]\n--check FILE...\n"

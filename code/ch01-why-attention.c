@@ -64,7 +64,7 @@ static const CliOption options[] = {
       IN(CLI_MODE(DEMO) | CLI_MODE(CONNECT)),
       .en = "seed of the random inputs of the demo and --connect\n(default 1)",
       .zh = "演示和 --connect 的随机输入的种子（默认 1）" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "[--seed S]\n--connect [--n N] [--k K] [--seed S]\n--table [--n N] [--d D] [--k K] [--r R]\n"

@@ -364,7 +364,7 @@ static const CliOption options[] = {
     { "figure", CLI_CHOICE, "heatmap|saturation|cost", &opts.figure, .mode = FIGURE,
       .en = "print the data of one of the chapter's figures",
       .zh = "打印本章某张图的数据" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "\n--q Q.txt --k K.txt --v V.txt [--scale S] [--weights]\n"

@@ -50,7 +50,7 @@ static const CliOption options[] = {
       .zh = "改为打印 H 个 s_Q x s_K 的权重矩阵" },
     { "figure", CLI_FLAG, NULL, &opts.figure, .mode = FIGURE,
       .en = "print the heads figure's data", .zh = "打印各头权重图的数据" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "\n--figure\n--q Q --k K --v V --heads H\n --wq WQ --wk WK --wv WV --wo WO\n"

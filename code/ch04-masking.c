@@ -40,7 +40,7 @@ static const CliOption options[] = {
       .zh = "把 DOUT（s_Q x d_V）当作 dL/dout，打印 dL/dQ、\ndL/dK 和 dL/dV" },
     { "figure", CLI_FLAG, NULL, &opts.figure, .mode = FIGURE,
       .en = "print the mask figure's data", .zh = "打印掩码图的数据" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "\n--figure\n--q Q --k K --v V [--scale S]\n [--mask causal|MASK] [--key-padding P]\n"

@@ -286,7 +286,7 @@ static const CliOption options[] = {
       .zh = "L 个随机前馈子层（后归一化与前归一化）中\n每一层之后残差流的均方（1..1000）" },
     { "seed", CLI_LONG, "S", &opts.seed, 0, 2147483647L,
       .en = "seed for --depth (default 1)", .zh = "--depth 的随机数种子（默认 1）" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "\n--x X --w1 W1 --b1 B1 --w2 W2 --b2 B2\n [--residual post|pre] [--dy DY]\n"

@@ -458,7 +458,7 @@ static const CliOption options[] = {
     { "dump-example", CLI_FLAG, NULL, &opts.dump, .mode = DUMP,
       .en = "the example's inputs, weights, layer outputs",
       .zh = "例句的输入、权重和各层输出" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "\n--posenc ROWS COLS\n--params NAME\n--scale | --pe-dot D | --dump-example",

@@ -53,7 +53,7 @@ static const CliOption options[] = {
     { "jacobian", CLI_TEXT, "FILE", &opts.file, .mode = JACOBIAN,
       .en = "print the n x n softmax Jacobian of a 1 x n row",
       .zh = "打印 1 x n 行向量的 n x n Softmax 雅可比矩阵" },
-    { NULL },
+    { .name = NULL },
 };
 static const CliProgram program = {
     "[--table variance|saturation|temperature]\n"
