@@ -202,6 +202,25 @@ def test_solutions_get_full_marks_on_every_check_within_the_budget():
     assert any(t['visibility'] == 'after_published' for t in data['tests']), 'hidden checks ran'
 
 
+def test_every_check_hands_the_judge_a_value_of_the_students_function():
+    """A check made only of expect_true() conditions could be forged by code
+    that knows it (the expected record is a known "1"): every check must
+    give the judge at least one value (near, int or same)."""
+    need_cc()
+    g = load_grade()
+    weak = []
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        tc = g.Toolchain(TOP, SHARED_BUILD, pool)
+        for ex in g.find_exercises(TOP):
+            if ex.missing:
+                continue
+            for name, raw in tc.expected_raw(ex, ex.limits).items():
+                kinds = {r[0] for r in g.decode_records(raw)}
+                if not kinds & {'near', 'int', 'same'}:
+                    weak.append('%s/%s' % (ex.id, name))
+    assert not weak, 'checks with no value for the judge: %s' % ', '.join(weak)
+
+
 def test_stubs_fail_every_check_hidden_ones_too():
     """Each check can fail: the generated stubs, graded with all the checks
     (visible and hidden), score zero on every one."""
