@@ -1438,6 +1438,8 @@ def main(argv=None):
         exercises = select_exercises(find_exercises(root), args.ex)
         if args.check and len(exercises) != 1:
             raise SystemExit('grade: --check needs exactly one exercise (--ex ID)')
+        if args.submission and not os.path.isdir(args.submission):
+            raise SystemExit('grade: --submission %s: no such directory' % args.submission)
         try:
             sb = Sandbox(enabled=not args.no_sandbox)
         except SandboxUnavailable as e:
