@@ -109,8 +109,9 @@ def test_every_exercise_is_complete_and_consistent():
         for fn in meta['functions']:
             assert fn + '(' in headers, '%s: %s is not declared in its header' % (ex, fn)
         # "No allocation" in the contract is enforced; forbidden names are the book's
-        assert bool(meta.get('no_alloc')) == ('no allocation' in headers.lower()), \
-            '%s: no_alloc in exercise.json and "No allocation" in the header disagree' % ex
+        if 'no_alloc' in meta:        # else the grader reads it from the header
+            assert bool(meta['no_alloc']) == ('no allocation' in headers.lower()), \
+                '%s: no_alloc in exercise.json and "No allocation" in the header disagree' % ex
         for fn in meta.get('forbidden', []):
             assert any(fn + '(' in grade_release.read(h)
                        for h in glob.glob(os.path.join(TOP, 'code', '*.h'))), \
@@ -201,6 +202,25 @@ def test_solutions_get_full_marks_on_every_check():
     assert rc == 0, 'full marks must exit 0, got %d:\n%s' % (rc, out[-2000:])
     assert data['score'] == sum(t['max_score'] for t in data['tests'])
     assert any(t['visibility'] == 'after_published' for t in data['tests']), 'hidden checks ran'
+
+
+def test_every_check_hands_the_judge_a_value_of_the_students_function():
+    """A check made only of expect_true() conditions could be forged by code
+    that knows it (the expected record is a known "1"): every check must
+    give the judge at least one value (near, int or same)."""
+    need_cc()
+    g = load_grade()
+    weak = []
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        tc = g.Toolchain(TOP, SHARED_BUILD, pool)
+        for ex in g.find_exercises(TOP):
+            if ex.missing:
+                continue
+            for name, raw in tc.expected_raw(ex, ex.limits).items():
+                kinds = {r[0] for r in g.decode_records(raw)}
+                if not kinds & {'near', 'int', 'same'}:
+                    weak.append('%s/%s' % (ex.id, name))
+    assert not weak, 'checks with no value for the judge: %s' % ', '.join(weak)
 
 
 def test_stubs_fail_every_check_hidden_ones_too():

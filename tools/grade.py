@@ -180,6 +180,11 @@ def choose_lang(arg):
 
 
 # ---------------------------------------------------------------- exercises
+def read_text(path):
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+
 class Exercise:
     def __init__(self, root, path):
         self.dir = path
@@ -201,8 +206,12 @@ class Exercise:
         self.kind = meta.get('kind', 'code')          # 'answers': numeric answers
         # the book's functions that would solve the exercise outright
         self.forbidden = set(meta.get('forbidden', []))
-        # "No allocation" in the contract: no allocating function may be called
-        self.no_alloc = bool(meta.get('no_alloc', False))
+        # "No allocation" in the contract: no allocating function may be called.
+        # Unless exercise.json says, the header's contract decides (so a new
+        # exercise is enforced as written, without an edit)
+        headers = ''.join(read_text(os.path.join(path, h)) for h in sorted(os.listdir(path))
+                          if h.endswith('.h'))
+        self.no_alloc = bool(meta.get('no_alloc', 'no allocation' in headers.lower()))
         # in a release: the checks' values come from expected.json, not a solution
         self.expected_file = os.path.join(path, 'expected.json')
         # in the student release, numeric answers are checked only by the course's grader
@@ -1438,6 +1447,8 @@ def main(argv=None):
         exercises = select_exercises(find_exercises(root), args.ex)
         if args.check and len(exercises) != 1:
             raise SystemExit('grade: --check needs exactly one exercise (--ex ID)')
+        if args.submission and not os.path.isdir(args.submission):
+            raise SystemExit('grade: --submission %s: no such directory' % args.submission)
         try:
             sb = Sandbox(enabled=not args.no_sandbox)
         except SandboxUnavailable as e:
