@@ -224,8 +224,7 @@ bench-build:
 bench-demos: $(PROGRAMS)
 	$(Q)$(PYTHON) tools/bench.py demos
 
-bench-grade:
-	$(Q)$(PYTHON) tools/bench.py grade
+# bench-grade is in exercises/exercises.mk (tools/grade_bench.py).
 
 bench-html: $(PROGRAMS)
 	$(Q)$(PYTHON) tools/bench.py html
@@ -254,7 +253,6 @@ help:
 	@echo '  bench         every bench-* target below (and those other parts add): time budgets'
 	@echo '  bench-build   time a clean build (<= 90 s), a no-op build (<= 1 s), a one-chapter rebuild'
 	@echo '  bench-demos   each demo, median of 5 runs (< 1 s)'
-	@echo '  bench-grade   grading every exercise (<= 30 s, cold), each alone (<= 5 s)'
 	@echo '  bench-html    make html slides from a built tree (<= 30 s)'
 	@echo '  fuzz          build the libFuzzer targets (tests/fuzz/) and run each FUZZ_SECONDS (60)'
 	@echo '  memcheck      every demo and data mode under valgrind: zero errors, zero leaks'
