@@ -3,7 +3,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+/* GCC only: clang 14 names the dispatcher gemm_nn.ifunc, which other files
+   cannot link against. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+    && !defined(__SANITIZE_ADDRESS__)
 #define GEMM_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define GEMM_CLONES

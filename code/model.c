@@ -1044,7 +1044,10 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
         if (v[i] > 1u << 24) v[i] = 0;          /* nonsense: caught below */
     c.vocab = (int)v[0], c.d_model = (int)v[1], c.heads = (int)v[2];
     c.d_ff = (int)v[3], c.layers = (int)v[4], c.max_len = (int)v[5];
-    c.norm = (v[6] & 0xff) == PRE_NORM ? PRE_NORM : (v[6] & 0xff) == POST_NORM ? POST_NORM : (NormPlacement)-1;
+    unsigned norm = (unsigned)(v[6] & 0xff);
+    c.norm = norm == PRE_NORM    ? PRE_NORM
+             : norm == POST_NORM ? POST_NORM
+                                 : (NormPlacement)-1;
     c.scale_scores = (int)((v[6] >> 8) & 0xff);
     c.dropout = bits_f64(v[7]), c.smoothing = bits_f64(v[8]);
     const char *why = model_config_check(&c);
@@ -1069,7 +1072,8 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     Model n = model_new(&c, 0);
     if (v[9] != n.n_params) {
         fclose(f), model_free(&n);
-        snprintf(err, errlen, "%s: %llu parameters in the header, the configuration has %zu",
+        snprintf(err, errlen,
+                 "%s: %llu parameters in the header, the configuration has %zu",
                  path, (unsigned long long)v[9], n.n_params);
         return -1;
     }
