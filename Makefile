@@ -335,6 +335,8 @@ $(B)/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
 $(B)/debug/obj/fastattn.o: private DBGFLAGS += -fopenmp-simd -DATTN_OMP_SIMD
 $(B)/debug/obj/ch10-fast-attention.o: private DBGFLAGS += -fopenmp
 $(B)/debug/bin/ch10-fast-attention: private LDLIBS += -fopenmp -lopenblas
+# The fuzz build (tools/qa.mk, clang, no OpenMP runtime) links OpenBLAS only.
+$(B)/fuzz/fuzz-cli-ch10-fast-attention $(B)/fuzz/replay-cli-ch10-fast-attention: private LDLIBS += -lopenblas
 # The chapter's table and figures replay the committed measurements.
 CH10_RECORD := data/ch10-measured.dat
 $(B)/data/ch10-roofline.dat $(B)/data/ch10-speed.dat \

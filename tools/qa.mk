@@ -75,10 +75,10 @@ fuzz_wrap = $(if $(filter mat_read,$(1)),,-Wl,--wrap=exit)
 define fuzz_rules
 $(FZ)/fuzz-$(1): $(call fuzz_objs,$(1))
 	$$(call msg,LD-FUZZ,$$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(call fuzz_wrap,$(1)) -o $$@ $$^ $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(call fuzz_wrap,$(1)) -o $$@ $$^ $$(LDLIBS)
 $(FZ)/replay-$(1): $(FZ)/obj/replay.o $(call fuzz_objs,$(1))
 	$$(call msg,LD-FUZZ,$$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_SAN) $(call fuzz_wrap,$(1)) -o $$@ $$^ $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) $(call fuzz_wrap,$(1)) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rules,$(t))))
 
