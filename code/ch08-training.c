@@ -395,6 +395,8 @@ static void report(Model *m, const Options *o, double seconds, int shown)
            m->step, seconds, 100.0 * right / o->eval, o->eval);
     printf("# %d of them never occurred in training: exact match %.1f%% of those\n",
            unseen, unseen ? 100.0 * unseen_right / unseen : 0.0);
+    printf("# exact-match %.1f %ld %d %.1f\n", 100.0 * right / o->eval, m->step, unseen,
+           unseen ? 100.0 * unseen_right / unseen : 0.0);  /* for the figures */
 }
 static void compare(const Options *o)
 {

@@ -17,6 +17,7 @@ void transpose(double *dst, const double *src, int rows, int cols)
 }
 
 enum { MR = 4, NR = 8 };        /* a block of C held in registers */
+enum { KC = 256, MC = 64 };     /* a 64 x 256 panel of A stays in cache */
 
 /* Four doubles side by side: GCC's and Clang's vector extension, so the
    same C compiles to SSE2 (two halves) or AVX2 (one register) and the
@@ -26,57 +27,86 @@ typedef double v4d __attribute__((vector_size(32)));
 #define LOAD4(v, p) memcpy(&(v), (p), sizeof(v))     /* v4d from 4 doubles */
 #define STORE4(p, v) memcpy((p), &(v), sizeof(v))
 
-/* c[i0..i0+3][j0..j0+7] for full blocks: 8 vector accumulators, each summing
-   a_ip b_pj over p in order, exactly as matmul's scalar loop does. */
+/* One row r of the block: s_r += a_rp (b_p0 .. b_p7), as two vectors. */
 #define GEMM_BLOCK_STEP(r)                                  \
     do {                                                    \
         v4d a_ = { ar[r][p], ar[r][p], ar[r][p], ar[r][p] }; \
         s##r##0 += a_ * b0, s##r##1 += a_ * b1;             \
     } while (0)
 
+/* c[i0..i0+3][j0..j0+7] (+)= the terms p0 .. p1-1 of a b: eight vector
+   accumulators, each adding a_ip b_pj in the order of p, exactly as
+   matmul's scalar loop does (starting from c when acc, else from 0). */
+static inline __attribute__((always_inline)) void
+gemm_block(double *c, const double *a, const double *b, int k, int m, int i0,
+           int j0, int p0, int p1, int acc)
+{
+    const double *ar[MR];
+    double *cr[MR];
+    for (int r = 0; r < MR; r++)
+        ar[r] = a + (size_t)(i0 + r) * k, cr[r] = c + (size_t)(i0 + r) * m + j0;
+    v4d s00 = { 0, 0, 0, 0 }, s01 = s00, s10 = s00, s11 = s00;
+    v4d s20 = s00, s21 = s00, s30 = s00, s31 = s00, b0, b1;
+    if (acc) {
+        LOAD4(s00, cr[0]), LOAD4(s01, cr[0] + 4);
+        LOAD4(s10, cr[1]), LOAD4(s11, cr[1] + 4);
+        LOAD4(s20, cr[2]), LOAD4(s21, cr[2] + 4);
+        LOAD4(s30, cr[3]), LOAD4(s31, cr[3] + 4);
+    }
+    for (int p = p0; p < p1; p++) {
+        const double *bp = b + (size_t)p * m + j0;
+        LOAD4(b0, bp), LOAD4(b1, bp + 4);
+        GEMM_BLOCK_STEP(0);
+        GEMM_BLOCK_STEP(1);
+        GEMM_BLOCK_STEP(2);
+        GEMM_BLOCK_STEP(3);
+    }
+    STORE4(cr[0], s00), STORE4(cr[0] + 4, s01);
+    STORE4(cr[1], s10), STORE4(cr[1] + 4, s11);
+    STORE4(cr[2], s20), STORE4(cr[2] + 4, s21);
+    STORE4(cr[3], s30), STORE4(cr[3] + 4, s31);
+}
+
+/* A ragged edge block of rows x cols, the same sums one at a time. */
+static void gemm_edge(double *c, const double *a, const double *b, int k, int m,
+                      int i0, int j0, int rows, int cols, int p0, int p1, int acc)
+{
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < cols; j++) {
+            double s = acc ? c[(size_t)(i0 + r) * m + j0 + j] : 0.0;
+            for (int p = p0; p < p1; p++)
+                s += a[(size_t)(i0 + r) * k + p] * b[(size_t)p * m + j0 + j];
+            c[(size_t)(i0 + r) * m + j0 + j] = s;
+        }
+}
+
+/* The loops around the block, in the order of GotoBLAS: a KC-deep slice of
+   the sum at a time, MC rows of A (about 128 KiB, in the L2 cache) against
+   every 8-column panel of B (KC x 8, 16 KiB, in L1).  Splitting the sum over
+   p into slices keeps its order: the second slice starts from the value the
+   first one stored. */
 GEMM_CLONES
 void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc)
 {
-    int nb = n / MR, mb = m / NR;
-    for (int ib = 0; ib < nb + (n % MR != 0); ib++) {
-        int i0 = ib * MR, rows = n - i0 < MR ? n - i0 : MR;
-        for (int jb = 0; jb < mb + (m % NR != 0); jb++) {
-            int j0 = jb * NR, cols = m - j0 < NR ? m - j0 : NR;
-            if (rows == MR && cols == NR) {
-                const double *ar[MR];
-                double *cr[MR];
-                for (int r = 0; r < MR; r++)
-                    ar[r] = a + (size_t)(i0 + r) * k, cr[r] = c + (size_t)(i0 + r) * m + j0;
-                v4d s00 = { 0, 0, 0, 0 }, s01 = s00, s10 = s00, s11 = s00;
-                v4d s20 = s00, s21 = s00, s30 = s00, s31 = s00, b0, b1;
-                if (acc) {
-                    LOAD4(s00, cr[0]), LOAD4(s01, cr[0] + 4);
-                    LOAD4(s10, cr[1]), LOAD4(s11, cr[1] + 4);
-                    LOAD4(s20, cr[2]), LOAD4(s21, cr[2] + 4);
-                    LOAD4(s30, cr[3]), LOAD4(s31, cr[3] + 4);
+    if (k == 0) {
+        if (!acc)
+            memset(c, 0, (size_t)n * m * sizeof *c);
+        return;
+    }
+    for (int p0 = 0; p0 < k; p0 += KC) {
+        int p1 = k - p0 < KC ? k : p0 + KC, add = acc || p0 > 0;
+        for (int ic = 0; ic < n; ic += MC) {
+            int i1 = n - ic < MC ? n : ic + MC;
+            for (int j0 = 0; j0 < m; j0 += NR) {
+                int cols = m - j0 < NR ? m - j0 : NR;
+                for (int i0 = ic; i0 < i1; i0 += MR) {
+                    int rows = i1 - i0 < MR ? i1 - i0 : MR;
+                    if (rows == MR && cols == NR)
+                        gemm_block(c, a, b, k, m, i0, j0, p0, p1, add);
+                    else
+                        gemm_edge(c, a, b, k, m, i0, j0, rows, cols, p0, p1, add);
                 }
-                for (int p = 0; p < k; p++) {
-                    const double *bp = b + (size_t)p * m + j0;
-                    LOAD4(b0, bp), LOAD4(b1, bp + 4);
-                    GEMM_BLOCK_STEP(0);
-                    GEMM_BLOCK_STEP(1);
-                    GEMM_BLOCK_STEP(2);
-                    GEMM_BLOCK_STEP(3);
-                }
-                STORE4(cr[0], s00), STORE4(cr[0] + 4, s01);
-                STORE4(cr[1], s10), STORE4(cr[1] + 4, s11);
-                STORE4(cr[2], s20), STORE4(cr[2] + 4, s21);
-                STORE4(cr[3], s30), STORE4(cr[3] + 4, s31);
-            } else {                        /* a ragged edge block */
-                for (int r = 0; r < rows; r++)
-                    for (int j = 0; j < cols; j++) {
-                        double s = acc ? c[(size_t)(i0 + r) * m + j0 + j] : 0.0;
-                        for (int p = 0; p < k; p++)
-                            s += a[(size_t)(i0 + r) * k + p]
-                                 * b[(size_t)p * m + j0 + j];
-                        c[(size_t)(i0 + r) * m + j0 + j] = s;
-                    }
             }
         }
     }

@@ -101,7 +101,7 @@ Test(model, padding_changes_nothing)
 
 Test(gemm, same_bits_as_appendix_a)
 {
-    enum { N = 13, K = 37, M = 19 };
+    enum { N = 13, K = 300, M = 19 };   /* K > KC: the sum is split into slices */
     double a[N * K], b[K * M], bt[M * K], want[N * M], got[N * M], work[K * M];
     Rng r;
     rng_seed(&r, 11);
