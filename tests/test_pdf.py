@@ -12,7 +12,7 @@ B = os.path.join(TOP, 'build')
 CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]')
 CJK_RUN = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]+')
 # Chapter 9's subject: the English edition shows these in its examples too.
-NUMERALS = set('零一二三四五六七八九十百千万')
+NUMERALS = set('零一二三四五六七八九十百千万两')
 
 
 @functools.lru_cache(maxsize=None)

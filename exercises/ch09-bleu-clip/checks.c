@@ -4,37 +4,6 @@
 #include "bleu_clip.h"
 #include "grade.h"
 
-enum { ALPHABET = 4 };
-
-/* the n-gram starting at s as a number in base ALPHABET */
-static long code(const int *s, int n)
-{
-    long c = 0;
-    for (int i = 0; i < n; i++)
-        c = c * ALPHABET + s[i];
-    return c;
-}
-
-static void reference(const int *hyp, int hl, const int *ref, int rl, int n,
-                      long *match, long *total)
-{
-    static int in_hyp[ALPHABET * ALPHABET * ALPHABET * ALPHABET];
-    static int in_ref[ALPHABET * ALPHABET * ALPHABET * ALPHABET];
-    long size = 1;
-    for (int i = 0; i < n; i++)
-        size *= ALPHABET;
-    for (long g = 0; g < size; g++)
-        in_hyp[g] = in_ref[g] = 0;
-    *total = 0;
-    for (int i = 0; i + n <= hl; i++, (*total)++)
-        in_hyp[code(hyp + i, n)]++;
-    for (int i = 0; i + n <= rl; i++)
-        in_ref[code(ref + i, n)]++;
-    *match = 0;
-    for (long g = 0; g < size; g++)
-        *match += in_hyp[g] < in_ref[g] ? in_hyp[g] : in_ref[g];
-}
-
 static void run(const int *hyp, int hl, const int *ref, int rl, int n,
                 long want_match, long want_total)
 {
@@ -83,6 +52,9 @@ CHECK(inputs_unchanged)
         r[i] = ref[i];
     long match, total;
     bleu_clipped_counts(h, 6, r, 5, 2, &match, &total);
+    /* bigrams 21 12 21 10 03 against 12 21 13 30: 21 once, 12 once */
+    expect_int("*match", match, 2);
+    expect_int("*total", total, 5);
     int same = 1;
     for (int i = 0; i < 6; i++)
         same &= h[i] == hyp[i];
@@ -93,6 +65,37 @@ CHECK(inputs_unchanged)
 }
 
 /* BEGIN HIDDEN */
+enum { ALPHABET = 4 };
+
+/* the n-gram starting at s as a number in base ALPHABET */
+static long code(const int *s, int n)
+{
+    long c = 0;
+    for (int i = 0; i < n; i++)
+        c = c * ALPHABET + s[i];
+    return c;
+}
+
+static void reference(const int *hyp, int hl, const int *ref, int rl, int n,
+                      long *match, long *total)
+{
+    static int in_hyp[ALPHABET * ALPHABET * ALPHABET * ALPHABET];
+    static int in_ref[ALPHABET * ALPHABET * ALPHABET * ALPHABET];
+    long size = 1;
+    for (int i = 0; i < n; i++)
+        size *= ALPHABET;
+    for (long g = 0; g < size; g++)
+        in_hyp[g] = in_ref[g] = 0;
+    *total = 0;
+    for (int i = 0; i + n <= hl; i++, (*total)++)
+        in_hyp[code(hyp + i, n)]++;
+    for (int i = 0; i + n <= rl; i++)
+        in_ref[code(ref + i, n)]++;
+    *match = 0;
+    for (long g = 0; g < size; g++)
+        *match += in_hyp[g] < in_ref[g] ? in_hyp[g] : in_ref[g];
+}
+
 static unsigned long next_random(unsigned long *s)
 {
     *s = *s * 6364136223846793005UL + 1442695040888963407UL;
