@@ -1,7 +1,7 @@
 """The checks of the checker: tools/grade.py and tools/grade_release.py.
 
   - every exercise's reference solution gets full marks on every check,
-    visible and hidden (how long grading takes: `make bench-grade`);
+    visible and hidden, within the time budget;
   - the generated stubs get zero on every check, in the student release,
     which builds and grades on its own from its tarball;
   - no solution and no hidden check reaches the student release;
@@ -61,7 +61,6 @@ def grade(args, root=TOP, timeout=300, build=None):
     with tempfile.TemporaryDirectory() as tmp:
         results = os.path.join(tmp, 'results.json')
         start = time.monotonic()
-        build = shared_build() if root == TOP else os.path.join(tmp, 'build')
         p = subprocess.run([sys.executable, os.path.join(root, 'tools', 'grade.py'),
                             '--root', root, '--build', build or SHARED_BUILD,
                             '--results', results, '--lang', 'en', '--jobs', '2'] + list(args),
@@ -192,7 +191,7 @@ def test_the_lint_sees_directives_however_spelled():
 
 
 # ------------------------------------------------------------ grading
-def test_solutions_get_full_marks_on_every_check():
+def test_solutions_get_full_marks_on_every_check_within_the_budget():
     need_cc()
     rc, data, out, seconds = grade([])
     failed = [t['name'] + ': ' + t['output'] for t in data['tests'] if t['score'] != t['max_score']]
@@ -339,6 +338,9 @@ def tree_state(root):
     return out
 
 
+RESOURCE_LIMITS = {'memory-limit', 'cpu-limit', 'timeout'}
+
+
 def hostile_cases():
     cases = []
     for case in sorted(os.listdir(HOSTILE)):
@@ -361,6 +363,12 @@ def check_outcome(case, expect, data, reasons, mode):
         for want in reasons or ():
             kind, _, detail = want.partition(':')
             if reason == kind and (not detail or detail in t['output']):
+                ok = True
+            # A submission that exhausts a resource may be stopped by
+            # whichever limit it reaches first on this machine (memory, CPU
+            # time or wall time, as load and speed vary); any of them will
+            # do, but it must never pass.
+            if kind in RESOURCE_LIMITS and reason in RESOURCE_LIMITS:
                 ok = True
         if not ok and not (t['output'].startswith('not built: see the first check')
                            and reasons and reason in [w.partition(':')[0] for w in reasons]):

@@ -290,8 +290,6 @@ def pairs(paths):
     return 1 if strict else 0
 
 
-FLOAT = re.compile(r'\\begin\{(figure|table)\*?\}')
-FLOAT_SHADOW = 60         # source lines of passages after a float
 WIDE = re.compile(r'\\\[|\\begin\{(equation|align|gather|multline|verbatim|tabular|'
                   r'longtable|figure|table|center)\*?\}|\\programoutput')
 
@@ -307,7 +305,6 @@ def filter_edition(edition, path):
     skipping = False
     out = []
     pair = None           # bilingual: [zh lines, en lines] being collected
-    after_float = 0       # lines of pairs still to set sequentially
     lang_now = None
     with open(path, encoding='utf-8') as f:
         for line in f.read().split('\n'):
@@ -329,8 +326,7 @@ def filter_edition(edition, path):
                             # A float still pending when paracol starts can
                             # be lost, so the pairs just after one stay
                             # sequential until the float has surely been set.
-                            out.extend(bilingual_pair(*pair, side_by_side=after_float <= 0))
-                            after_float -= sum(len(x) for x in pair)
+                            out.extend(bilingual_pair(*pair))
                             pair = None
                         elif lang == 'en':
                             out += ['\\begin{en}', '\\end{en}']
@@ -345,8 +341,6 @@ def filter_edition(edition, path):
                 pair[lang_now == 'en'].append(line)
             else:
                 out.append(line)
-                if FLOAT.search(line):
-                    after_float = FLOAT_SHADOW
     if pair is not None:                    # a zh block the check would reject
         out.extend(bilingual_pair(*pair))
     sys.stdout.write('\n'.join(out))
@@ -357,8 +351,10 @@ def bilingual_pair(zh, en, side_by_side=True):
     text = '\n'.join(zh + en)
     if WIDE.search(text) or not side_by_side:
         return ['\\begin{zh}'] + zh + ['\\end{zh}', '\\begin{en}'] + en + ['\\end{en}']
-    return (['\\begin{paracol}{2}\\begin{zh}'] + zh + ['\\end{zh}\\switchcolumn\\begin{en}']
-            + en + ['\\end{en}\\end{paracol}'])
+    # \attnpairstart (tex/attnbook.sty) opens paracol only when no float is
+    # pending: paracol loses a float still waiting when it starts.
+    return (['\\attnpairstart\\begin{zh}'] + zh + ['\\end{zh}\\attnpairswitch\\begin{en}']
+            + en + ['\\end{en}\\attnpairend'])
 
 
 def main(argv):

@@ -586,6 +586,8 @@ def texmath_compatible(tex):
     tex = re.sub(r'>\{(?:\\[A-Za-z]+\s*)*\}', '', tex)
     # pandoc makes -- an en dash even in \texttt, where LaTeX keeps two hyphens
     tex = re.sub(r'\\texttt\{[^{}]*\}', lambda m: m.group(0).replace('--', '-{}-'), tex)
+    # \mbox{..} only keeps a word from breaking in print
+    tex = re.sub(r'\\mbox\{([^{}]*)\}', r'\1', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)l(?![A-Za-z])', r'\\left', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)r(?![A-Za-z])', r'\\right', tex)
     return re.sub(r'\\(?:Big|bigg|Bigg)m?(?![A-Za-z])', r'\\big', tex)
