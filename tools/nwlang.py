@@ -347,9 +347,9 @@ def filter_edition(edition, path):
     return 0
 
 
-def bilingual_pair(zh, en, side_by_side=True):
+def bilingual_pair(zh, en):
     text = '\n'.join(zh + en)
-    if WIDE.search(text) or not side_by_side:
+    if WIDE.search(text):
         return ['\\begin{zh}'] + zh + ['\\end{zh}', '\\begin{en}'] + en + ['\\end{en}']
     # \attnpairstart (tex/attnbook.sty) opens paracol only when no float is
     # pending: paracol loses a float still waiting when it starts.
