@@ -11,6 +11,7 @@
 set -euo pipefail
 
 bin=$(cd "$1" && pwd)/bin
+supp=$(cd "$(dirname "$0")" && pwd)/valgrind.supp   # libgomp's thread pool
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcheck.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log=$(cd "$1" && pwd)/memcheck
@@ -59,6 +60,10 @@ ch06-embeddings|--pe-dot|--pe-dot 16
 ch07-saturation|demo (smaller)|--samples 100 --trials 20 --dk-max 64
 ch07-saturation|--softmax|--softmax x
 ch07-saturation|--jacobian|--jacobian row
+ch08-training|demo|
+ch09-translate|demo|
+ch10-fast-attention|demo|
+ch10-fast-attention|data|--q q --k x --v v --causal
 RUNS
 )
 
@@ -70,6 +75,7 @@ while IFS='|' read -r prog what args; do
     out=$log/$prog-$total.txt
     read -r -a argv <<< "$args"
     if (cd "$work" && valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=all \
+            --suppressions="$supp" \
             --error-exitcode=99 --log-file="$out" "$bin/$prog" "${argv[@]}" \
             > /dev/null 2> "$out.stderr"); then
         status=0
