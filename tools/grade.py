@@ -54,6 +54,7 @@ import select
 import shutil
 import signal
 import stat
+import threading
 import subprocess
 import sys
 import tempfile
@@ -590,7 +591,7 @@ class Toolchain:
         key = sha(data, self.header_hash, *flags, *incs, *[read_bytes(d) for d in deps])
         obj = os.path.join(self.cache, '%s-%s.o' % (name or os.path.basename(src)[:-2], key))
         if not os.path.exists(obj):
-            tmp = obj + '.tmp%d' % os.getpid()
+            tmp = obj + '.tmp%d.%d' % (os.getpid(), threading.get_ident())
             if text is not None:
                 srcfile = tmp + '.c'
                 with open(srcfile, 'w', encoding='utf-8') as f:
@@ -610,7 +611,7 @@ class Toolchain:
             return None
         lib = os.path.join(self.cache, 'libattn-%s.a' % sha(*objs))
         if not os.path.exists(lib):
-            tmp = lib + '.tmp%d' % os.getpid()
+            tmp = lib + '.tmp%d.%d' % (os.getpid(), threading.get_ident())
             rc, out, err = run_tool(['ar', 'rcs', tmp] + objs)
             if rc != 0:
                 raise RuntimeError('ar: ' + err)
@@ -669,12 +670,16 @@ class Toolchain:
         objs = [self.compile(s, STD + SAN, incs, deps, name='solution-' + ex.id) for s in srcs]
         binary = os.path.join(self.cache, 'solution-%s-%s' % (ex.id, key))
         if not os.path.exists(binary):
-            args = [self.cc] + SAN + ['-o', binary + '.tmp', self.harness, full] + objs
+            # A private temporary name: two threads may link the same
+            # solution at once, and exec'ing the file while the other linker
+            # still writes that inode fails with 'Text file busy'.
+            tmp = '%s.%d.%d.tmp' % (binary, os.getpid(), threading.get_ident())
+            args = [self.cc] + SAN + ['-o', tmp, self.harness, full] + objs
             args += ([self.library] if self.library else []) + ['-lm']
             rc, out, err = run_tool(args)
             if rc != 0:
                 raise RuntimeError('cannot link the reference solution of %s:\n%s' % (ex.id, err))
-            os.replace(binary + '.tmp', binary)
+            os.replace(tmp, binary)
         out = {}
         for c in ex.checks:
             r, w = os.pipe()
