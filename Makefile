@@ -177,7 +177,10 @@ all: $(PROGRAMS) $(PDFS)
 check-lang: $(B)/lang.ok
 
 # code/ is committed; it must be exactly what the chapters tangle to.
-check-tangle:
+# A stamp: it runs again only when a chapter, a file in code/ or code/'s
+# list of files (the directory's time: a stray file added) changes.
+check-tangle: $(B)/tangle.ok
+$(B)/tangle.ok: $(CHAPTERS) $(wildcard code/*) code tools/tangle.sh
 	$(call msg,CHECK,code/ = tangle(chapters/))
 	$(Q)rm -rf $(B)/check-tangle && mkdir -p $(B)/check-tangle
 	$(Q)tools/tangle.sh $(B)/check-tangle $(CHAPTERS)
@@ -185,12 +188,16 @@ check-tangle:
 	  echo "check-tangle: code/ differs from what chapters/*.nw tangle to:" >&2; \
 	  diff -r -u code $(B)/check-tangle | head -n 20 >&2; \
 	  echo "check-tangle: edit the chapter, not code/, then run make" >&2; exit 1; }
+	$(Q)touch $@
 
 # The C must also compile warning-free with clang.
-check-clang: $(CODE)
+check-clang: $(B)/clang.ok
+$(B)/clang.ok: $(CODE)
 	$(call msg,CHECK,clang -Werror)
+	$(Q)mkdir -p $(@D)
 	$(Q)for f in $(filter %.c,$(CODE)); do \
 	  clang $(CPPFLAGS) $(CFLAGS) -fsyntax-only $$f || exit 1; done
+	$(Q)touch $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libattn.a

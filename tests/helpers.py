@@ -171,3 +171,29 @@ def assert_transcripts(chapter, program, out, at_least):
     for b in blocks:
         assert b.strip(), 'an empty transcript block in %s' % chapter
         assert b in out, 'the chapter quotes output the demo does not print:\n' + b
+
+
+def pdf_text(pdf):
+    """pdftotext's UTF-8 text of PDF (pages separated by form feeds), kept in
+    build/test-cache/ beside a key of the PDF's size and time, so that the
+    modules reading the same PDF extract it once per build."""
+    import shutil
+    if not shutil.which('pdftotext'):
+        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
+    assert os.path.exists(pdf), '%s is missing: run make' % pdf
+    st = os.stat(pdf)
+    cache = os.path.join(TOP, 'build', 'test-cache')
+    os.makedirs(cache, exist_ok=True)
+    path = os.path.join(cache, '%s.%d.%d.txt' % (os.path.basename(pdf), st.st_size, st.st_mtime_ns))
+    try:
+        with open(path, encoding='utf-8') as f:
+            return f.read()
+    except OSError:
+        pass
+    text = subprocess.run(['pdftotext', '-enc', 'UTF-8', pdf, '-'], capture_output=True,
+                          text=True, check=True).stdout
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return text

@@ -3,9 +3,8 @@ edition prints a bibliography, and no citation is left undefined."""
 import glob
 import os
 import re
-import subprocess
 
-from helpers import TOP
+from helpers import TOP, pdf_text
 
 B = os.path.join(TOP, 'build')
 
@@ -32,7 +31,6 @@ def test_each_edition_prints_its_bibliography_with_no_undefined_citation():
         log = open(os.path.join(B, 'book-%s.log' % edition), encoding='utf-8', errors='replace').read()
         bad = re.findall(r"Citation '([^']*)' .*undefined", log)
         assert not bad, 'book-%s.pdf: undefined citations %s' % (edition, sorted(set(bad)))
-        text = subprocess.run(['pdftotext', os.path.join(B, 'book-%s.pdf' % edition), '-'],
-                              capture_output=True, text=True).stdout
+        text = pdf_text(os.path.join(B, 'book-%s.pdf' % edition))
         assert heading in text and 'Attention Is All You Need' in text, \
             'book-%s.pdf has no bibliography' % edition

@@ -3,10 +3,8 @@ import functools
 import glob
 import os
 import re
-import shutil
-import subprocess
 
-from helpers import TOP, Skip
+from helpers import TOP, pdf_text
 
 B = os.path.join(TOP, 'build')
 CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]')
@@ -18,13 +16,7 @@ NUMERALS = set('零一二三四五六七八九十百千万两')
 @functools.lru_cache(maxsize=None)
 def pages(edition):
     """The pages' text of build/book-EDITION.pdf (extracted once per module)."""
-    if not shutil.which('pdftotext'):
-        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
-    pdf = os.path.join(B, 'book-%s.pdf' % edition)
-    assert os.path.exists(pdf), '%s is missing: run make' % pdf
-    text = subprocess.run(['pdftotext', '-enc', 'UTF-8', pdf, '-'], capture_output=True,
-                          text=True, check=True).stdout
-    return tuple(text.split('\f'))
+    return tuple(pdf_text(os.path.join(B, 'book-%s.pdf' % edition)).split('\f'))
 
 
 def chinese_in_code_chunks():

@@ -704,9 +704,10 @@ class Toolchain:
                                    '(status %s): %s' % (ex.id, c['name'], res['status'],
                                                         res['err'][-1500:]))
             out[c['name']] = res['values']
-        with open(path + '.tmp', 'w', encoding='utf-8') as f:
+        tmp = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
+        with open(tmp, 'w', encoding='utf-8') as f:
             json.dump({k: v.decode('latin-1') for k, v in out.items()}, f)
-        os.replace(path + '.tmp', path)
+        os.replace(tmp, path)
         return out
 
 
@@ -1417,6 +1418,22 @@ BUILD_REASONS = ('missing', 'compile', 'forbidden', 'refused', 'grader-build')
 
 
 # ---------------------------------------------------------------- main
+def prepare_only(args):
+    """--prepare: fill the cache of --build with everything that does not
+    depend on a submission.  No student code runs, so no sandbox is needed
+    (an image build may have none)."""
+    root = os.path.abspath(args.root)
+    build = os.path.abspath(args.build or os.path.join(root, 'build', 'grade'))
+    exercises = select_exercises(find_exercises(root), args.ex)
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        tc = Toolchain(root, build, pool)
+        for f in [pool.submit(lambda ex: (tc.checks_objects(ex), tc.expected(ex, ex.limits)), ex)
+                  for ex in exercises if not ex.missing]:
+            f.result()
+    print('grade: prepared %d exercises in %s' % (len(exercises), build))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--root', default=DEFAULT_ROOT,
@@ -1438,7 +1455,13 @@ def main(argv=None):
                     help='skip the lint (the grader\'s own tests use it to show the sandbox and '
                     'the judge hold without it)')
     ap.add_argument('--keep', action='store_true', help='keep the scratch directories')
+    ap.add_argument('--prepare', action='store_true',
+                    help='only build what every grading shares (the library, the harness, the '
+                    'checks and the reference values) into --build, and exit: Gradescope\'s '
+                    'setup.sh does it once, so that each submission is graded warm')
     args = ap.parse_args(argv)
+    if args.prepare:
+        return prepare_only(args)
 
     root = os.path.abspath(args.root)
     build = os.path.abspath(args.build or os.path.join(root, 'build', 'grade'))

@@ -403,12 +403,16 @@ RUN_AUTOGRADER = """\
 # source directory; from the submission only the exercises' C files are taken
 # (by name), never a test, a header or the grader.  results.json is always
 # written, even if the student's code crashes or the grader itself fails.
+# The grader works on a fresh copy of the source, at the path where setup.sh
+# prepared its cache (the library, the checks), so a submission is graded warm.
 set -uo pipefail
 AG=${AUTOGRADER_ROOT:-/autograder}
-work=$(mktemp -d)
+work="$AG/work"
+rm -rf "$work" && mkdir -p "$work"
 cp -a "$AG/source/." "$work/"
 mkdir -p "$AG/results"
-python3 "$work/tools/grade.py" --root "$work" --submission "$AG/submission" \\
+python3 "$work/tools/grade.py" --root "$work" --build "$AG/grade-build" \\
+    --submission "$AG/submission" \\
     --results "$AG/results/results.json" --lang "${GRADE_LANG:-both}" --jobs "$(nproc)"
 status=$?
 if ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$AG/results/results.json" 2>/dev/null; then
@@ -419,17 +423,34 @@ rm -rf "$work"
 exit 0   # the score is in results.json; $status was $status
 """
 
+# Builds, once, what every grading shares; no student code runs here.
+PREPARE_SH = """\
+#!/usr/bin/env bash
+# Called by setup.sh once the packages are in: build the library, the harness
+# and the checks into the cache run_autograder grades with.  The source is
+# copied to the same path run_autograder uses, since the cache is keyed by it.
+set -euo pipefail
+AG=${AUTOGRADER_ROOT:-/autograder}
+rm -rf "$AG/work" && mkdir -p "$AG/work"
+cp -a "$AG/source/." "$AG/work/"
+python3 "$AG/work/tools/grade.py" --root "$AG/work" --build "$AG/grade-build" --prepare \\
+    --jobs "$(nproc)"
+rm -rf "$AG/work"
+"""
+
 SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder's image: install
 # the C compiler (with AddressSanitizer and UBSan), make, Python 3 and the
-# sandbox (bubblewrap; Gradescope runs the autograder as root, where it works).
+# sandbox (bubblewrap; Gradescope runs the autograder as root, where it works),
+# then build what every submission's grading shares.
 # Nothing is fetched while grading.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends gcc libc6-dev make python3 binutils \\
     bubblewrap util-linux
+bash "$(dirname "$0")/prepare.sh"
 """
 
 
@@ -438,6 +459,7 @@ def gradescope(root=ROOT, spec='', dest=None):
     dest = dest or os.path.join(root, 'build', 'gradescope.zip')
     with zipfile.ZipFile(dest + '.tmp', 'w', zipfile.ZIP_DEFLATED) as z:
         for name, text, mode in [('setup.sh', SETUP_SH, 0o755),
+                                 ('prepare.sh', PREPARE_SH, 0o755),
                                  ('run_autograder', RUN_AUTOGRADER, 0o755)]:
             info = zipfile.ZipInfo(name)
             info.external_attr = (0o100000 | mode) << 16
