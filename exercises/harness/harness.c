@@ -357,6 +357,20 @@ void expect_int(const char *what, long actual, long expected)
         self_failure(what, (double)actual, (double)expected);
 }
 
+/* End the check on a failure it decided itself, with EN as the verdict; the
+   reference run also tells the grader that the solution failed. */
+static _Noreturn void stop_check(const char *en)
+{
+    vlen = 0;
+    put("%s", en);
+    if (mode == MODE_REFERENCE) {
+        record_begin("reference-fails", "");
+        field(verdict, vlen);
+        record_end();
+    }
+    fail_now();
+}
+
 void expect_true(int ok, const char *en, const char *zh)
 {
     record_begin("true", "");
@@ -364,16 +378,8 @@ void expect_true(int ok, const char *en, const char *zh)
     field_str(en);
     field_str(zh);
     record_end();
-    if (!ok && comparing()) {
-        vlen = 0;
-        put("%s", en);
-        if (mode == MODE_REFERENCE) {
-            record_begin("reference-fails", "");
-            field(verdict, vlen);
-            record_end();
-        }
-        fail_now();
-    }
+    if (!ok && comparing())
+        stop_check(en);
 }
 
 void grade_fail(const char *fmt_en, const char *fmt_zh, ...)
@@ -392,14 +398,7 @@ void grade_fail(const char *fmt_en, const char *fmt_zh, ...)
     field_str(en);
     field_str(zh);
     record_end();
-    vlen = 0;
-    put("%s", en);
-    if (mode == MODE_REFERENCE) {
-        record_begin("reference-fails", "");
-        field(verdict, vlen);
-        record_end();
-    }
-    fail_now();
+    stop_check(en);
 }
 
 /* ---- main -------------------------------------------------------------- */
