@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nwbook  # noqa: E402
 
 MAX_CODE_LINES = 14      # readable when projected: about 12 lines a frame, 14 at most
+MAX_CODE_COLUMNS = 82    # wider lines run off a 16:9 frame at \small
 
 HEADER = {
     'zh': r"""\usepackage[fontset=none]{ctex}
@@ -124,13 +125,23 @@ class Deck:
                         self.uses.append(p[1])
                         out.append('ZZnwuse%dZZ' % (len(self.uses) - 1))
                 lines.append(''.join(out))
+            # the width on the frame: a use shows as <name>
+            def width(line):        # a Chinese character takes two columns
+                t = re.sub(r'ZZnwuse(\d+)ZZ', lambda m: '<%s>' % nwbook.display_name(
+                    self.uses[int(m.group(1))], self.lang), line).expandtabs()
+                return len(t) + len(re.findall(r'[\u3000-\u9fff\uff00-\uffef]', t))
+            wide = max((width(l) for l in lines), default=0)
+            if wide > MAX_CODE_COLUMNS:
+                self.warnings.append('%s: chunk <<%s>> has a line of %d columns: too wide for a '
+                                     'slide (at most %d)' % (self.chap.file, c.name, wide,
+                                                            MAX_CODE_COLUMNS))
             if len(lines) > MAX_CODE_LINES:
                 self.warnings.append('%s: chunk <<%s>> has %d lines: too long for a slide '
                                      '(at most %d)' % (self.chap.file, c.name, len(lines),
                                                        MAX_CODE_LINES))
             first = self.book.src.by_label.get(c.first, c)
             head = r'{\footnotesize $\langle$\emph{%s}$\rangle%s\equiv$}' % (
-                chunk_name(c.name), '+' if first is not c else '')
+                chunk_name(nwbook.display_name(c.name, self.lang)), '+' if first is not c else '')
             fence = '~' * max(4, max((len(m) for l in lines
                                       for m in re.findall(r'~+', l)), default=0) + 1)
             return raw(head) + '\n' + fence + ' {.c}\n' + '\n'.join(lines) + '\n' + fence + '\n'
@@ -181,7 +192,7 @@ class Deck:
     def finish(self, tex):
         '''pandoc's LaTeX: the uses of other chunks become \\nwuse{name}.'''
         def use(m):
-            name = self.uses[int(m.group(1))]
+            name = nwbook.display_name(self.uses[int(m.group(1))], self.lang)
             name = re.sub(r'\[\[(.*?)\]\]', r'\1', name)
             return '\\nwuse{%s}' % tt(name)
         return re.sub(r'ZZnwuse(\d+)ZZ', use, tex)
