@@ -137,7 +137,7 @@ def test_html_and_slides_show_the_chinese_names():
     heads = []
     for tex in glob.glob(os.path.join(B, 'slides', '*-zh.tex')):
         t = open(tex, encoding='utf-8').read()
-        heads += re.findall(r'\$\\langle\$\\emph\{(.*?)\}\$\\rangle', t)
+        heads += re.findall(r'\$\\langle\$(?:\\hbox\{\})?\\emph\{(.*?)\}(?:\\hbox\{\})?\$\\rangle', t)
         heads += re.findall(r'\\nwuse\{(.*?)\}', t)
     assert heads, 'no chunks on the Chinese slides: run make slides'
     english = [h for h in heads if not CJK.search(h) and '/' not in h]

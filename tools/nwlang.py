@@ -378,9 +378,12 @@ def chinese_chunk_names(text, gloss=False):
             return m.group(0)
         if zh == key:                           # a file: code/model.h
             return m.group(0)
-        shown = chunknames.weave(zh)
+        # \hbox{}: no xeCJK gap between the math angle bracket and the name
+        shown = '\\hbox{}' + chunknames.weave(zh)
         if gloss and not start.startswith('\\LA'):
             shown += '\\nwchunkgloss{%s}' % name
+        if end == '\\RA{}':
+            shown += '\\hbox{}'
         return start + shown + end
     text = CHUNK_NAME.sub(one, text)
     if not gloss:       # the chunk index in the order of the Chinese names

@@ -52,7 +52,7 @@ COMMON = r"""\usepackage{amsmath,amssymb,booktabs,array,graphicx,xcolor,adjustbo
 \newcommand{\zhword}[1]{#1}
 \usepackage{fancyvrb}  % pandoc loads it only for decks with code; \fvset needs it always
 \fvset{fontsize=\small}
-\newcommand{\nwuse}[1]{{\normalfont\itshape$\langle$#1$\rangle$}}
+\newcommand{\nwuse}[1]{{\normalfont\itshape$\langle$\hbox{}#1\hbox{}$\rangle$}}
 \newcommand{\slidepoints}[1]{\vspace{-0.3ex}{\usebeamercolor[fg]{frametitle}\small #1\par}\vspace{0.6ex}}
 \makeatletter\def\tablehead{\@ifnextchar[{\attn@th}{\attn@th[2.3cm]}}
 \def\attn@th[#1]#2{\parbox[b]{#1}{\centering #2}}\makeatother
@@ -142,7 +142,7 @@ class Deck:
                                      '(at most %d)' % (self.chap.file, c.name, len(lines),
                                                        MAX_CODE_LINES))
             first = self.book.src.by_label.get(c.first, c)
-            head = r'{\footnotesize $\langle$\emph{%s}$\rangle%s\equiv$}' % (
+            head = r'{\footnotesize $\langle$\hbox{}\emph{%s}\hbox{}$\rangle%s\equiv$}' % (
                 chunk_name(nwbook.display_name(c.name, self.lang)), '+' if first is not c else '')
             fence = '~' * max(4, max((len(m) for l in lines
                                       for m in re.findall(r'~+', l)), default=0) + 1)
