@@ -160,7 +160,7 @@ $(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
 
-$(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py
+$(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
 

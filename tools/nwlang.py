@@ -343,8 +343,60 @@ def filter_edition(edition, path):
                 out.append(line)
     if pair is not None:                    # a zh block the check would reject
         out.extend(bilingual_pair(*pair))
-    sys.stdout.write('\n'.join(out))
+    text = '\n'.join(out)
+    if edition == 'zh':
+        text = chinese_chunk_names(text)
+    elif edition == 'bilingual':        # English passages keep the English names
+        parts = re.split(r'(\\begin\{en\}.*?\\end\{en\})', text, flags=re.S)
+        text = ''.join(p if k % 2 else chinese_chunk_names(p, gloss=True)
+                       for k, p in enumerate(parts))
+    sys.stdout.write(text)
     return 0
+
+
+# Chunk names in the Chinese edition (chapters/chunk-names.zh, issue 14): the
+# English name stays the key; where noweave set it, the Chinese one is shown.
+CHUNK_NAME = re.compile(
+    r'(\\moddef\{|\\LA\{\}|\\nwixlogsorted\{c\}\{\{)(.*?)'
+    r'(~\{\\nwtagstyle\{\}|\}\\(?:plus)?endmoddef|\\RA\{\}|\}\{NW)', re.S)
+
+
+def chinese_chunk_names(text, gloss=False):
+    """Every chunk name noweave wrote into text, in Chinese; with gloss (the
+    bilingual edition) the definition and the chunk index keep the English
+    as a gloss.  A name the table lacks stays English, with a warning."""
+    import chunknames
+    table = chunknames.load()
+    missing = set()
+
+    def one(m):
+        start, name, end = m.groups()
+        key = chunknames.unweave(name)
+        zh = chunknames.chinese(key, table)
+        if zh is None:
+            missing.add(key)
+            return m.group(0)
+        if zh == key:                           # a file: code/model.h
+            return m.group(0)
+        # \hbox{}: no xeCJK gap between the math angle bracket and the name
+        shown = '\\hbox{}' + chunknames.weave(zh)
+        if gloss and not start.startswith('\\LA'):
+            shown += '\\nwchunkgloss{%s}' % name
+        if end == '\\RA{}':
+            shown += '\\hbox{}'
+        return start + shown + end
+    text = CHUNK_NAME.sub(one, text)
+    if not gloss:       # the chunk index in the order of the Chinese names
+        lines = text.split('\n')
+        idx = [k for k, l in enumerate(lines) if l.startswith('\\nwixlogsorted{c}')]
+        if idx and idx[-1] - idx[0] + 1 == len(idx):
+            lines[idx[0]:idx[-1] + 1] = sorted(lines[idx[0]:idx[-1] + 1],
+                                               key=lambda l: re.sub(r'\\[A-Za-z]+|[{}]', '', l))
+            text = '\n'.join(lines)
+    for key in sorted(missing):
+        print('nwlang: no Chinese name for chunk <<%s>>: add a line "%s | 中文名" to '
+              'chapters/chunk-names.zh' % (key, key), file=sys.stderr)
+    return text
 
 
 def bilingual_pair(zh, en):

@@ -479,6 +479,7 @@ class Edition:
         return t
 
     def name_html(self, name):
+        name = nwbook.display_name(name, self.lang)
         parts = re.split(r'\[\[(.*?)\]\]', name)
         return ''.join(html.escape(p) if i % 2 == 0 else '<code>%s</code>' % html.escape(p)
                        for i, p in enumerate(parts))

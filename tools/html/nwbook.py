@@ -31,6 +31,10 @@ They are collected as Chapter.slides, in order (see tools/html/slides.py).
 import os
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import chunknames  # noqa: E402  (tools/chunknames.py)
 
 NOWEB_LIB = '/usr/lib/noweb'
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
@@ -356,8 +360,20 @@ def resolve_language(text, lang):
     text = replace_macro(text, 'zhword', 1, lambda a: a)
     text = replace_macro(text, 'texorpdfstring', 2, lambda a, b: a)
     text = replace_macro(text, 'tablehead', 1, lambda o, a: a, optional=True)
+    if lang == 'zh':        # a chunk named in the prose: its Chinese name
+        text = re.sub(r'\\LA\{\}(.*?)\\RA\{\}',
+                      lambda m: '\\LA{}%s\\RA{}' % display_name(m.group(1), lang), text,
+                      flags=re.S)
     text = text.replace('\\LA{}', '⟨').replace('\\RA{}', '⟩')
     return text
+
+
+def display_name(name, lang):
+    """A chunk's name as the edition shows it: in the Chinese edition its
+    Chinese name (chapters/chunk-names.zh), else the English key."""
+    if lang == 'zh':
+        return chunknames.chinese(name) or name
+    return name
 
 
 # ---------------------------------------------------------------------------
@@ -417,7 +433,7 @@ def preceding_paragraph(text):
     for para in reversed(re.split(r'\n[ \t]*\n', text)):
         p = para.strip()
         if not p or re.match(r'\\(begin|end|htmlchunk|htmlbegin|htmlend|htmlslide|label|'
-                             r'\[|\]|section|subsection|chapter|gnuplotfig|centering)', p):
+                             r'\[|\]|section|subsection|chapter|gnuplotfig|programoutput|centering)', p):
             continue
         if len(re.sub(r'\\[A-Za-z]+|[{}$\s]', '', p)) < 20:
             continue

@@ -16,15 +16,18 @@ The marks (documentation lines of the .nw, comments to LaTeX):
     % slide: TITLE          ... on a frame with this title (\\zhen{..}{..} allowed)
     % slide+                ... on the same frame as the previous mark
 """
+import concurrent.futures
 import os
 import re
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nwbook  # noqa: E402
 
 MAX_CODE_LINES = 14      # readable when projected: about 12 lines a frame, 14 at most
+MAX_CODE_COLUMNS = 82    # wider lines run off a 16:9 frame at \small
 
 HEADER = {
     'zh': r"""\usepackage[fontset=none]{ctex}
@@ -49,7 +52,7 @@ COMMON = r"""\usepackage{amsmath,amssymb,booktabs,array,graphicx,xcolor,adjustbo
 \newcommand{\zhword}[1]{#1}
 \usepackage{fancyvrb}  % pandoc loads it only for decks with code; \fvset needs it always
 \fvset{fontsize=\small}
-\newcommand{\nwuse}[1]{{\normalfont\itshape$\langle$#1$\rangle$}}
+\newcommand{\nwuse}[1]{{\normalfont\itshape$\langle$\hbox{}#1\hbox{}$\rangle$}}
 \newcommand{\slidepoints}[1]{\vspace{-0.3ex}{\usebeamercolor[fg]{frametitle}\small #1\par}\vspace{0.6ex}}
 \makeatletter\def\tablehead{\@ifnextchar[{\attn@th}{\attn@th[2.3cm]}}
 \def\attn@th[#1]#2{\parbox[b]{#1}{\centering #2}}\makeatother
@@ -124,13 +127,23 @@ class Deck:
                         self.uses.append(p[1])
                         out.append('ZZnwuse%dZZ' % (len(self.uses) - 1))
                 lines.append(''.join(out))
+            # the width on the frame: a use shows as <name>
+            def width(line):        # a Chinese character takes two columns
+                t = re.sub(r'ZZnwuse(\d+)ZZ', lambda m: '<%s>' % nwbook.display_name(
+                    self.uses[int(m.group(1))], self.lang), line).expandtabs()
+                return len(t) + len(re.findall(r'[\u3000-\u9fff\uff00-\uffef]', t))
+            wide = max((width(l) for l in lines), default=0)
+            if wide > MAX_CODE_COLUMNS:
+                self.warnings.append('%s: chunk <<%s>> has a line of %d columns: too wide for a '
+                                     'slide (at most %d)' % (self.chap.file, c.name, wide,
+                                                            MAX_CODE_COLUMNS))
             if len(lines) > MAX_CODE_LINES:
                 self.warnings.append('%s: chunk <<%s>> has %d lines: too long for a slide '
                                      '(at most %d)' % (self.chap.file, c.name, len(lines),
                                                        MAX_CODE_LINES))
             first = self.book.src.by_label.get(c.first, c)
-            head = r'{\footnotesize $\langle$\emph{%s}$\rangle%s\equiv$}' % (
-                chunk_name(c.name), '+' if first is not c else '')
+            head = r'{\footnotesize $\langle$\hbox{}\emph{%s}\hbox{}$\rangle%s\equiv$}' % (
+                chunk_name(nwbook.display_name(c.name, self.lang)), '+' if first is not c else '')
             fence = '~' * max(4, max((len(m) for l in lines
                                       for m in re.findall(r'~+', l)), default=0) + 1)
             return raw(head) + '\n' + fence + ' {.c}\n' + '\n'.join(lines) + '\n' + fence + '\n'
@@ -167,7 +180,10 @@ class Deck:
         for slide in self.chap.slides:
             self.points = slide.points
             out.append('## `%s`{=latex}\n' % self.latex(slide.title).replace('`', "'").strip())
-            if slide.points:
+            if slide.points and not slide.elements:     # a frame of its lines only
+                out.append(raw('\\begin{itemize}\n%s\n\\end{itemize}' % '\n'.join(
+                    '\\item ' + self.latex(p) for p in slide.points)))
+            elif slide.points:
                 out.append(raw('\\slidepoints{%s}' % '\\\\\n'.join(
                     '\\textbullet\\ ' + self.latex(p) for p in slide.points)))
             for e in slide.elements:
@@ -181,10 +197,14 @@ class Deck:
     def finish(self, tex):
         '''pandoc's LaTeX: the uses of other chunks become \\nwuse{name}.'''
         def use(m):
-            name = self.uses[int(m.group(1))]
+            name = nwbook.display_name(self.uses[int(m.group(1))], self.lang)
             name = re.sub(r'\[\[(.*?)\]\]', r'\1', name)
             return '\\nwuse{%s}' % tt(name)
-        return re.sub(r'ZZnwuse(\d+)ZZ', use, tex)
+        tex = re.sub(r'ZZnwuse(\d+)ZZ', use, tex)
+        # The decks' math is LaTeX's own (amsmath, amssymb): unicode-math and
+        # its OpenType math font cost a quarter of each deck's xelatex time
+        # and change nothing on the frames; fontspec is what the rest needs.
+        return tex.replace('\\usepackage{unicode-math}', '\\usepackage{fontspec}')
 
     def title(self):
         w = self.book.w
@@ -232,6 +252,18 @@ def slide_figure(figdir, name, width, height):
     base = '%s-%.1fx%.1f' % (name, nw, nh)
     build = os.path.dirname(figdir)
     out = os.path.join(build, 'slides', 'fig', base + '.tex')
+    with _FIG_LOCKS_LOCK:               # the zh and en decks may want the same one
+        lock = _FIG_LOCKS.setdefault(out, threading.Lock())
+    with lock:
+        return _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh)
+
+
+_FIG_LOCKS = {}
+_FIG_LOCKS_LOCK = threading.Lock()
+
+
+def _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh):
+    '''slide_figure's drawing, once per output file at a time.'''
     data = os.path.join(build, 'data', name + '.dat')
     if os.path.exists(out) and os.path.getmtime(out) >= max(
             os.path.getmtime(gp), os.path.getmtime(common), os.path.getmtime(data)):
@@ -307,33 +339,45 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     src = nwbook.Source(paths)
     warnings = []
+    jobs = []
     for lang in ('zh', 'en'):
         book = nwbook.Book(src, lang, figdir=None)
         warnings += [w for w in book.warnings if 'slide' in w]
         header = os.path.join(outdir, 'header-%s.tex' % lang)
         write_if_changed(header, HEADER[lang] + COMMON)
-        for chap in book.chapters:
-            if not chap.slides:
-                continue
-            deck = Deck(book, chap, figdir)
-            md = deck.markdown()
-            name = '%s-%s' % (os.path.splitext(os.path.basename(chap.file))[0], lang)
-            p = subprocess.run(
-                ['pandoc', '-f', 'markdown', '-t', 'beamer', '-s', '--slide-level=2',
-                 '-V', 'aspectratio=169',
-                 # a title with math cannot be the PDF's metadata title
-                 '-V', 'classoption=usepdftitle=false',
-                 '-V', 'title=' + deck.title(), '-V', 'subtitle=' + book_title(top, lang),
-                 '-V', 'date=', '-H', header, '--highlight-style=tango'],
-                input=md.encode('utf-8'), capture_output=True)
-            if p.returncode != 0:
-                sys.stderr.write(p.stderr.decode('utf-8', 'replace'))
+        jobs += [(book, chap, header) for chap in book.chapters if chap.slides]
+
+    def one(job):
+        """One deck: its markdown (figures redrawn at the frame's size as
+        needed), then pandoc.  Returns (name, warnings, error)."""
+        book, chap, header = job
+        deck = Deck(book, chap, figdir)
+        md = deck.markdown()
+        name = '%s-%s' % (os.path.splitext(os.path.basename(chap.file))[0], book.lang)
+        p = subprocess.run(
+            ['pandoc', '-f', 'markdown', '-t', 'beamer', '-s', '--slide-level=2',
+             '-V', 'aspectratio=169',
+             # a title with math cannot be the PDF's metadata title
+             '-V', 'classoption=usepdftitle=false',
+             '-V', 'title=' + deck.title(), '-V', 'subtitle=' + book_title(top, book.lang),
+             '-V', 'date=', '-H', header, '--highlight-style=tango'],
+            input=md.encode('utf-8'), capture_output=True)
+        if p.returncode != 0:
+            return name, [], p.stderr.decode('utf-8', 'replace')
+        tex = deck.finish(p.stdout.decode('utf-8'))
+        write_if_changed(os.path.join(outdir, name + '.md'), md)
+        write_if_changed(os.path.join(outdir, name + '.tex'), tex)
+        return name, deck.warnings, None
+
+    # The decks are independent: pandoc and gnuplot run side by side (about
+    # 40 processes, which one after the other took most of this step's time).
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        for name, deck_warnings, error in ex.map(one, jobs):
+            if error is not None:
+                sys.stderr.write(error)
                 print('slides: pandoc failed on %s' % name, file=sys.stderr)
                 return 1
-            tex = deck.finish(p.stdout.decode('utf-8'))
-            write_if_changed(os.path.join(outdir, name + '.md'), md)
-            write_if_changed(os.path.join(outdir, name + '.tex'), tex)
-            warnings += deck.warnings
+            warnings += deck_warnings
     warnings = sorted(set(warnings))
     for w in warnings:
         print('slides: warning: ' + w, file=sys.stderr)
