@@ -69,6 +69,16 @@ void cli_help(const CliProgram *p, FILE *out)
                                            "帮助和信息的语言（默认按 LC_ALL、LC_MESSAGES、LANG）"));
     help_entry(out, "--help", CLI_TR("print this message", "打印本说明"));
 }
+static const char *second_value(const CliOption *o, const char *name, int argc,
+                                char **argv)
+{
+    const char *space = strchr(o->arg, ' ');
+    if (optind >= argc)
+        cli_fail(CLI_TR("%s needs %.*s and %s", "%s 需要 %.*s 和 %s 两个值"), name,
+                 (int)(space - o->arg), o->arg, space + 1);
+    return argv[optind++];
+}
+
 static int is_choice(const char *choices, const char *word)
 {
     size_t len = strlen(word);
@@ -99,15 +109,17 @@ static void store_value(const CliOption *o, const char *text, int argc, char **a
         const char *space = strchr(o->arg, ' ');
         int first = (int)(space - o->arg);
         char name1[96], name2[96];
-        if (optind >= argc)
-            cli_fail(CLI_TR("%s needs %.*s and %s", "%s 需要 %.*s 和 %s 两个值"), name, first,
-                     o->arg, space + 1);
+        const char *second = second_value(o, name, argc, argv);
         snprintf(name1, sizeof name1, "%s %.*s", name, first, o->arg);
         snprintf(name2, sizeof name2, "%s %s", name, space + 1);
         ((long *)o->value)[0] = cli_long(name1, text, (long)o->lo, (long)o->hi);
-        ((long *)o->value)[1] = cli_long(name2, argv[optind++], (long)o->lo, (long)o->hi);
+        ((long *)o->value)[1] = cli_long(name2, second, (long)o->lo, (long)o->hi);
         break;
     }
+    case CLI_TEXT_PAIR:
+        ((const char **)o->value)[0] = text;
+        ((const char **)o->value)[1] = second_value(o, name, argc, argv);
+        break;
     }
 }
 static void check_modes(const CliProgram *p, int mode, const CliOption *const chosen_by[])
@@ -194,6 +206,14 @@ int cli_given(const char *name)
         if (strcmp(program->options[i].name, name) == 0)
             return given[i];
     return 0;
+}
+
+int cli_options_given(void)
+{
+    int n = 0;
+    for (int i = 0; program && program->options[i].name; i++)
+        n += given[i];
+    return n;
 }
 
 void cli_range(const char *option, long v, long lo, long hi)
