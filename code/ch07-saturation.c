@@ -278,11 +278,11 @@ int main(int argc, char **argv)
         st.tables = strcmp(opts.table, "variance") == 0     ? VARIANCE
                     : strcmp(opts.table, "saturation") == 0 ? SATURATION
                                                               : TEMPERATURE;
-    if (!cli_given("table") && !cli_given("samples") && !cli_given("trials")
-        && !cli_given("keys") && !cli_given("dk-max") && !cli_given("seed")) {
+    int demo = !cli_given("table") && !cli_given("samples") && !cli_given("trials")
+               && !cli_given("keys") && !cli_given("dk-max") && !cli_given("seed");
+    if (demo)
         st.dk_max = DEMO_DK_MAX;
-        demo_in_chinese = cli_zh();
-    }
+    demo_in_chinese = demo && cli_zh();
     if (mode != TABLES) {
         file_mode(mode == SOFTMAX ? opts.file : NULL, mode == JACOBIAN ? opts.file : NULL);
         return 0;

@@ -25,6 +25,34 @@ static void find_lang(int argc, char **argv)
         else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc)
             set_lang(argv[++i]);
 }
+typedef union { int i; long l[2]; double d; const char *s[2]; } CliValue;
+static CliValue defaults[MAX_OPTIONS];
+static const CliProgram *defaults_of;   /* the program whose defaults they are */
+
+static size_t value_size(CliKind kind)
+{
+    switch (kind) {
+    case CLI_FLAG: return sizeof(int);
+    case CLI_TEXT: case CLI_CHOICE: return sizeof(const char *);
+    case CLI_LONG: return sizeof(long);
+    case CLI_DOUBLE: return sizeof(double);
+    case CLI_LONG_PAIR: return 2 * sizeof(long);
+    case CLI_TEXT_PAIR: return 2 * sizeof(const char *);
+    }
+    return 0;
+}
+
+static void restore_defaults(const CliProgram *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        size_t size = value_size(p->options[i].kind);
+        if (defaults_of != p)
+            memcpy(&defaults[i], p->options[i].value, size);    /* the first call */
+        else
+            memcpy(p->options[i].value, &defaults[i], size);
+    }
+    defaults_of = p;
+}
 static void help_entry(FILE *out, const char *left, const char *text)
 {
     enum { WIDTH = 22 };
@@ -162,6 +190,7 @@ int cli_parse(const CliProgram *p, int argc, char **argv)
     longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
     longopts[n + 1] = (struct option){ "lang", required_argument, NULL, 'l' };
     longopts[n + 2] = (struct option){ NULL, 0, NULL, 0 };
+    restore_defaults(p, n);
     opterr = 0;                 /* cli_fail reports the errors, not getopt */
     optind = 0;                 /* 0, not 1: glibc and musl start afresh */
     while ((opt = getopt_long(argc, argv, ":", longopts, &index)) != -1) {
