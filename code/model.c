@@ -320,6 +320,7 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
     size_t wk = rmax * wide;
     if ((size_t)d * cf->d_ff > wk) wk = (size_t)d * cf->d_ff;
     if ((size_t)V * d > wk) wk = (size_t)V * d;
+    if (rmax * V > wk) wk = rmax * V;       /* gemm_tn's transpose of dlogits, rt x V */
     c->work = take(&cv, wk);
     return cv.used;
 }
