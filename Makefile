@@ -355,3 +355,11 @@ bench-attention: $(B)/bin/ch10-fast-attention
 	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench-attention.py \
 	    $(if $(RECORD),--record $(CH10_RECORD),--record $(B)/bench-attention.dat)
 .PHONY: bench-attention
+
+#### The programs' language in the build ####################################
+# The programs speak the reader's language (Appendix D: LC_ALL, LC_MESSAGES,
+# LANG, or --lang).  What the build runs -- the figures' data, the output the
+# book quotes, the trained models -- must not depend on the builder's locale,
+# so every program the build runs sees LC_ALL=C.UTF-8: English.
+$(B)/data/%: export LC_ALL := C.UTF-8
+$(B)/run/%: export LC_ALL := C.UTF-8

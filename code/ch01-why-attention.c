@@ -416,25 +416,29 @@ static void demo(Rng *rng)
 {
     static const int ns[] = { 16, 128, 1024 };
     int rounds, last;
-    printf("# ch01-why-attention: the numbers Chapter 1 quotes"
-           " (see --help)\n\n");
-    printf("# Layers until output n depends on input 1"
-           " (RNN: parallel rounds)\n");
+    printf(CLI_TR("# ch01-why-attention: the numbers Chapter 1 quotes (see --help)\n\n",
+           "# ch01-why-attention：第 1 章引用的数（见 --help）\n\n"));
+    printf(CLI_TR("# Layers until output n depends on input 1 (RNN: parallel rounds)\n",
+           "# 输出 n 依赖输入 1 所需的层数（RNN：并行的轮数）\n"));
     print_connect_header();
     for (int i = 0; i < 3; i++)
         print_connect_row(ns[i], 3, rng);
     rnn_forgetting(128, rng, &rounds, &last);
-    printf("\n# Random RNN, d = 4, n = 128: parallel rounds until equal to"
+    printf(CLI_TR("\n# Random RNN, d = 4, n = 128: parallel rounds until equal to"
            " sequential = %d;\n# adding 1 to x_1 changes h_t up to t = %d,"
-           " and no h_t after it\n", rounds, last);
+           " and no h_t after it\n",
+           "\n# 随机 RNN，d = 4，n = 128：并行计算与顺序计算相同所需的轮数 = %d；\n"
+           "# x_1 加 1 改变 h_t 直到 t = %d，之后的 h_t 都不变\n"), rounds, last);
     printf("\n");
     print_table1(128, 512, 3, 16);
-    printf("\n# Linear RNN, n = 64, d = 4:"
-           " max |recurrent - unrolled| = %.3g\n", linrnn_forms_differ(rng));
-    printf("\n# Reverse the rows of X (n = 6, d = 4):"
-           " max |f(PX) - P f(X)|\n");
+    printf(CLI_TR("\n# Linear RNN, n = 64, d = 4: max |recurrent - unrolled| = %.3g\n",
+                  "\n# 线性 RNN，n = 64，d = 4：max |递推 - 展开| = %.3g\n"),
+           linrnn_forms_differ(rng));
+    printf(CLI_TR("\n# Reverse the rows of X (n = 6, d = 4): max |f(PX) - P f(X)|\n",
+           "\n# 把 X 的行倒过来（n = 6，d = 4）：max |f(PX) - P f(X)|\n"));
     permutation_check(rng);
-    printf("\n# Timings depend on the machine: try --sweep short.\n");
+    printf(CLI_TR("\n# Timings depend on the machine: try --sweep short.\n",
+           "\n# 计时因机器而异：试试 --sweep short。\n"));
 }
 static void check_arguments(const Options *o)
 {

@@ -32,11 +32,15 @@ static void demo_softmax(void)
         { 1, 2, 3 }, { 1001, 1002, 1003 }, { -999, -998, -997 },
         { 1e4, 0, -1e4 },
     };
-    printf("== softmax: the definition as written, and with the maximum "
-           "subtracted ==\n");
-    printf("exp(x) overflows above x = log(DBL_MAX) = %.2f\n", log(DBL_MAX));
-    printf("exp(x) < DBL_TRUE_MIN, the smallest positive double, "
-           "below x = %.2f\n", log(DBL_TRUE_MIN));
+    printf(CLI_TR("== softmax: the definition as written, and with the maximum "
+           "subtracted ==\n",
+           "== Softmax：照定义直接计算，以及先减去最大值 ==\n"));
+    printf(CLI_TR("exp(x) overflows above x = log(DBL_MAX) = %.2f\n",
+           "x 大于 log(DBL_MAX) = %.2f 时 exp(x) 上溢\n"), log(DBL_MAX));
+    printf(CLI_TR("exp(x) < DBL_TRUE_MIN, the smallest positive double, "
+                  "below x = %.2f\n",
+                  "x 小于 %.2f 时 exp(x) < DBL_TRUE_MIN（最小的正 double）\n"),
+           log(DBL_TRUE_MIN));
     printf("%7s%7s%7s   %-24s%s\n", "x_1", "x_2", "x_3", "naive p_1, p_2, p_3",
            "stable p_1, p_2, p_3");
     for (int r = 0; r < 4; r++) {
@@ -118,27 +122,34 @@ static void check_weights(const double *w)
         d_row = fmax(d_row, fabs(w[0 * N_TOKENS + i] - w[4 * N_TOKENS + i]));
         d_col = fmax(d_col, fabs(w[i * N_TOKENS + 0] - w[i * N_TOKENS + 4]));
     }
-    printf("rows sum to 1 within %.2g\n", row_err);
-    printf("max |row 1 - row 5| (both \"the\") = %.3g\n", d_row);
-    printf("max |column 1 - column 5| (both \"the\") = %.3g\n", d_col);
+    printf(CLI_TR("rows sum to 1 within %.2g\n", "每行之和与 1 相差不超过 %.2g\n"), row_err);
+    printf(CLI_TR("max |row 1 - row 5| (both \"the\") = %.3g\n",
+           "max |第 1 行 - 第 5 行|（都是 the）= %.3g\n"), d_row);
+    printf(CLI_TR("max |column 1 - column 5| (both \"the\") = %.3g\n",
+           "max |第 1 列 - 第 5 列|（都是 the）= %.3g\n"), d_col);
 }
 static void demo_example(void)
 {
     Example ex;
     make_example(&ex);
-    printf("\n== self-attention on \"the cat sat on the mat\": "
-           "d_model = %d, d_K = d_V = %d ==\n", D_MODEL, D_K);
-    print_weights("weights w_ij = softmax_j(kappa <q_i, k_j>), kappa = 1/2",
+    printf(CLI_TR("\n== self-attention on \"the cat sat on the mat\": "
+           "d_model = %d, d_K = d_V = %d ==\n",
+           "\n== “the cat sat on the mat”上的自注意力："
+           "d_model = %d，d_K = d_V = %d ==\n"), D_MODEL, D_K);
+    print_weights(CLI_TR("weights w_ij = softmax_j(kappa <q_i, k_j>), kappa = 1/2",
+           "权重 w_ij = softmax_j(κ <q_i, k_j>)，κ = 1/2"),
                   ex.w);
     check_weights(ex.w);
-    printf("max |output 1 - output 5| (both \"the\") = %.3g\n",
+    printf(CLI_TR("max |output 1 - output 5| (both \"the\") = %.3g\n",
+           "max |输出 1 - 输出 5|（都是 the）= %.3g\n"),
            max_abs_diff(ex.out, ex.out + 4 * D_V, D_V));
     {
         double w2[N_TOKENS * N_TOKENS], out2[N_TOKENS * D_V];
         for (int i = 0; i < N_TOKENS; i++)
             attention_query(out2 + i * D_V, w2 + i * N_TOKENS, ex.q + i * D_K,
                             ex.k, ex.v, N_TOKENS, D_K, D_V, 1.0 / sqrt(D_K));
-        printf("max |eq(1) - eq(2)|: weights %.3g, outputs %.3g\n",
+        printf(CLI_TR("max |eq(1) - eq(2)|: weights %.3g, outputs %.3g\n",
+               "max |式(1) - 式(2)|：权重 %.3g，输出 %.3g\n"),
                max_abs_diff(ex.w, w2, N_TOKENS * N_TOKENS),
                max_abs_diff(ex.out, out2, N_TOKENS * D_V));
     }
@@ -157,11 +168,14 @@ static void demo_example(void)
                             1.0 / sqrt(DK));
             diff = fmax(diff, max_abs_diff(out + i * DV, out_i, DV));
         }
-        printf("random s_Q = %d, s_K = %d, d_K = %d, d_V = %d: "
-               "max |eq(1) - eq(2)| = %.3g\n", SQ, SK, DK, DV, diff);
+        printf(CLI_TR("random s_Q = %d, s_K = %d, d_K = %d, d_V = %d: "
+               "max |eq(1) - eq(2)| = %.3g\n",
+               "随机的 s_Q = %d，s_K = %d，d_K = %d，d_V = %d："
+               "max |式(1) - 式(2)| = %.3g\n"), SQ, SK, DK, DV, diff);
     }
     printf("\n");
-    print_weights("additive weights softmax_j(e_ij), d_A = 4", ex.w_add);
+    print_weights(CLI_TR("additive weights softmax_j(e_ij), d_A = 4",
+           "加性注意力的权重 softmax_j(e_ij)，d_A = 4"), ex.w_add);
     check_weights(ex.w_add);
 }
 static void demo_variance(void)
@@ -180,23 +194,26 @@ static void demo_variance(void)
         sumsq += dot * dot;
     }
     double mean = sum / PAIRS, var = sumsq / PAIRS - mean * mean;
-    printf("\n== the scores of random vectors ==\n");
-    printf("d_K = %d, %d pairs: <q, k> has mean %.3f and variance %.2f\n",
+    printf(CLI_TR("\n== the scores of random vectors ==\n", "\n== 随机向量的得分 ==\n"));
+    printf(CLI_TR("d_K = %d, %d pairs: <q, k> has mean %.3f and variance %.2f\n",
+           "d_K = %d，%d 对：<q, k> 的均值 %.3f，方差 %.2f\n"),
            D, PAIRS, mean, var);
-    printf("kappa <q, k> with kappa = 1/sqrt(%d) has variance %.3f\n", D,
+    printf(CLI_TR("kappa <q, k> with kappa = 1/sqrt(%d) has variance %.3f\n",
+           "κ = 1/sqrt(%d) 时 κ <q, k> 的方差 %.3f\n"), D,
            var / D);
 }
 static void demo_cost(void)
 {
     const long s = 1024, d = 64;
     const char *row = "%10ld  %-14s %s\n";
-    printf("\n== operations for s_Q = s_K = %ld, d_K = d_V = d_A = %ld ==\n",
+    printf(CLI_TR("\n== operations for s_Q = s_K = %ld, d_K = d_V = d_A = %ld ==\n",
+           "\n== s_Q = s_K = %ld，d_K = d_V = d_A = %ld 时的运算量 ==\n"),
            s, d);
-    printf("dot-product attention:\n");
+    printf(CLI_TR("dot-product attention:\n", "点积注意力：\n"));
     printf(row, s * s * d, "multiply-adds", "scores kappa Q K^T");
     printf(row, s * s, "exp", "softmax");
     printf(row, s * s * d, "multiply-adds", "output W V");
-    printf("additive attention:\n");
+    printf(CLI_TR("additive attention:\n", "加性注意力：\n"));
     printf(row, 2 * s * d * d, "multiply-adds", "projections Q U_Q^T, K U_K^T");
     printf(row, s * s * d, "tanh", "scores sum_a u_a tanh(.)");
     printf(row, s * s * d, "multiply-adds", "  (same scores)");

@@ -96,8 +96,10 @@ static void two_implementations(void)
     rng_fill_normal(&rng, k, s_k * d, 0.0, 1.0);
     rng_fill_normal(&rng, v, s_k * d, 0.0, 1.0);
     mask_causal(causal, s_q, s_k);
-    printf("== Two implementations of equation (3)\n"
-           "d_model = %d, h = %d, s_Q = %d, s_K = %d\n", d, h, s_q, s_k);
+    printf(CLI_TR("== Two implementations of equation (3)\n"
+           "d_model = %d, h = %d, s_Q = %d, s_K = %d\n",
+           "== 式 (3) 的两种实现\n"
+           "d_model = %d，h = %d，s_Q = %d，s_K = %d\n"), d, h, s_q, s_k);
     printf("%-28s %s\n", "", "max |packed - by head|");
     printf("%-28s %-12s %s\n", "", "outputs", "weights");
     for (int c = 0; c < 3; c++) {       /* no biases; biases; biases and a mask */
@@ -131,8 +133,9 @@ static void cost_of_heads(void)
 {
     const int d = 512, s = 100;
     char b1[40], b2[40], b3[40];
-    printf("\n== The cost of h heads: d_model = %d, self-attention over s = %d "
-           "positions\n", d, s);
+    printf(CLI_TR("\n== The cost of h heads: d_model = %d, self-attention over s = %d "
+           "positions\n",
+           "\n== h 个头的代价：d_model = %d，s = %d 个位置上的自注意力\n"), d, s);
     printf("%4s %5s %12s %15s %19s\n", "h", "d_K", "parameters",
            "multiply-adds", "attention weights");
     for (int h = 1; h <= 16; h *= 2)
@@ -140,7 +143,7 @@ static void cost_of_heads(void)
                with_commas(b1, mha_param_count(d, h, 1)),
                with_commas(b2, mha_multiply_adds(s, s, d, h)),
                with_commas(b3, (long)h * s * s));
-    printf("without biases: %s parameters\n",
+    printf(CLI_TR("without biases: %s parameters\n", "不带偏置：%s 个参数\n"),
            with_commas(b1, mha_param_count(d, 8, 0)));
 }
 enum { S = 6, D = 16, H = 4, DK = 4 };  /* 6 tokens, d_model 16, 4 heads of 4 */
@@ -227,14 +230,18 @@ static void hand_made_heads(int figure)
     mha_project(xq, x, p.w_q, NULL, S, D, D);
     mha_project(xk, x, p.w_k, NULL, S, D, D);
     mha_project(xv, x, p.w_v, NULL, S, D, D);
-    printf("\n== Self-attention on \"the cat sat on the mat\"\n"
-           "d_model = %d, h = %d hand-made heads\n", D, H);
-    printf("one input X (%d x %d) as Q, K and V; after projection\n", S, D);
+    printf(CLI_TR("\n== Self-attention on \"the cat sat on the mat\"\n"
+           "d_model = %d, h = %d hand-made heads\n",
+           "\n== “the cat sat on the mat”上的自注意力\n"
+           "d_model = %d，h = %d 个手工构造的头\n"), D, H);
+    printf(CLI_TR("one input X (%d x %d) as Q, K and V; after projection\n",
+           "同一个输入 X（%d x %d）同时作为 Q、K、V；投影之后\n"), S, D);
     printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
     printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
     printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
     for (int i = 0; i < H; i++) {
-        printf("head %d (%s):\n%6s", i + 1, head_role[i], "q\\k");
+        printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1, head_role[i],
+               "q\\k");
         for (int j = 0; j < S; j++)
             printf("%6s", sentence_tokens[j]);
         printf("\n");

@@ -137,9 +137,11 @@ static void causal_example(int figure)
         print_figure_data(panel);
         return;
     }
-    printf("== Causal self-attention on \"the cat sat on the mat\" "
+    printf(CLI_TR("== Causal self-attention on \"the cat sat on the mat\" "
            "(one head, d_K = %d)\nweights Softmax(kappa Q K^T + M), "
-           "M = -inf above the diagonal:\n", D);
+           "M = -inf above the diagonal:\n",
+           "== “the cat sat on the mat”上的因果自注意力（一个头，d_K = %d）\n"
+           "权重 Softmax(κQKᵀ + M)，对角线以上 M = -inf：\n"), D);
     print_weights(w, S, S, example_tokens, example_tokens);
 }
 static void renormalising_can_fail(void)
@@ -148,7 +150,7 @@ static void renormalising_can_fail(void)
     softmax(p, scores, 2);
     p[1] = 0.0;                             /* zero the masked weight */
     double sum = p[0] + p[1];               /* 0: e^-800 underflowed */
-    printf("scores (0, 800), key 2 masked:\n");
+    printf(CLI_TR("scores (0, 800), key 2 masked:\n", "得分 (0, 800)，第 2 个键被掩码：\n"));
     printf("  zeroed, renormalised (0/0):  %s %s\n",
            isnan(p[0] / sum) ? "NaN" : "?", isnan(p[1] / sum) ? "NaN" : "?");
     softmax(p, masked, 2);
@@ -160,15 +162,16 @@ static void zero_after_softmax(void)
     double right[2][S * D], zeroed[2][S * D];
     unsigned char mask[S * S];
     mask_causal(mask, S, S);
-    printf("\n== Zeroing the weights after the softmax instead of masking "
-           "before it\n");
+    printf(CLI_TR("\n== Zeroing the weights after the softmax instead of masking "
+           "before it\n",
+           "\n== 不在 Softmax 之前加掩码，而在 Softmax 之后把权重置零\n"));
     for (int n = 1; n >= 0; n--) {          /* n = 1: ... dog, n = 0: ... mat */
         example(q, k, v, n ? words_dog : words_mat);
         attention_masked(right[n], w, q, k, v, mask, S, S, D, D,
                          1.0 / sqrt((double)D));
         weights_zeroed_after(zeroed[n], w, q, k, v, mask);
     }
-    printf("row sums (zeroed after the softmax):");
+    printf(CLI_TR("row sums (zeroed after the softmax):", "各行之和（Softmax 之后置零）："));
     for (int i = 0; i < S; i++) {
         double sum = 0.0;
         for (int j = 0; j < S; j++)
@@ -176,10 +179,13 @@ static void zero_after_softmax(void)
         printf(" %.3f", sum);
     }
     printf("\n");
-    printf("change \"mat\" into \"dog\": largest change in the outputs of "
-           "positions 1-5\n");
-    printf("  -inf before the softmax:  %.3g\n"
+    printf(CLI_TR("change \"mat\" into \"dog\": largest change in the outputs of "
+           "positions 1-5\n",
+           "把 mat 换成 dog：位置 1-5 的输出的最大变化\n"));
+    printf(CLI_TR("  -inf before the softmax:  %.3g\n"
            "  zeroed after the softmax: %.3g\n",
+           "  Softmax 之前加 -inf：%.3g\n"
+           "  Softmax 之后置零：  %.3g\n"),
            max_abs_diff(right[0], right[1], (S - 1) * D),
            max_abs_diff(zeroed[0], zeroed[1], (S - 1) * D));
     renormalising_can_fail();
@@ -197,7 +203,8 @@ static void all_keys_masked(void)
     double x[4], p[4], q[2] = { 1, 2 }, k[4 * 2] = { 1, 0, 0, 1, 1, 1, -1, 2 };
     double v[4] = { 1, 2, 3, 4 }, out[1];
     unsigned char none[4] = { 0, 0, 0, 0 };
-    printf("\n== A query whose 4 keys are all masked\n");
+    printf(CLI_TR("\n== A query whose 4 keys are all masked\n",
+           "\n== 4 个键全被掩码的查询\n"));
     for (int j = 0; j < 4; j++)
         x[j] = -INFINITY;
     softmax(p, x, 4);
@@ -220,13 +227,16 @@ static void aligned_at_the_end(void)
     mask_causal(mask2, 2, S);
     attention_masked(out, w, q, k, v, mask, S, S, D, D, kappa);
     attention_masked(out2, w2, q + (S - 2) * D, k, v, mask2, 2, S, D, D, kappa);
-    printf("\n== The causal mask with s_Q = 2 < s_K = 6 "
-           "(aligned at the end)\n");
-    printf("mask rows: ");
+    printf(CLI_TR("\n== The causal mask with s_Q = 2 < s_K = 6 "
+           "(aligned at the end)\n",
+           "\n== s_Q = 2 < s_K = 6 时的因果掩码（末尾对齐）\n"));
+    printf(CLI_TR("mask rows: ", "掩码各行："));
     for (int ij = 0; ij < 2 * S; ij++)
         printf("%d%s", mask2[ij], ij == S - 1 ? " / " : "");
-    printf("\nthe last 2 queries alone against the last 2 rows of the whole:\n"
+    printf(CLI_TR("\nthe last 2 queries alone against the last 2 rows of the whole:\n"
            "  max |difference|: outputs %g, weights %g\n",
+           "\n单独计算最后 2 个查询，与整体计算的最后 2 行相比：\n"
+           "  max |差|：输出 %g，权重 %g\n"),
            max_abs_diff(out2, out + (S - 2) * D, 2 * D),
            max_abs_diff(w2, w + (S - 2) * S, 2 * S));
 }
@@ -276,19 +286,24 @@ static void three_uses(void)
             above = fmax(above, w_dec[r * TGT + j]);
     rng_fill_normal(&rng, xs + 6 * DM, 2 * DM, 0.0, 1.0);
     mha_forward(enc2, w_enc, work, &p_enc, xs, xs, xs, pad, SRC, SRC);
-    printf("\n== The three uses of attention (d_model = %d, h = %d; "
-           "head 1 shown)\n", DM, NH);
-    printf("1. encoder self-attention, padding mask (%d x %d):\n", SRC, SRC);
+    printf(CLI_TR("\n== The three uses of attention (d_model = %d, h = %d; "
+           "head 1 shown)\n",
+           "\n== 注意力的三种用法（d_model = %d，h = %d；只显示第 1 个头）\n"), DM, NH);
+    printf(CLI_TR("1. encoder self-attention, padding mask (%d x %d):\n",
+           "1. 编码器自注意力，填充掩码（%d x %d）：\n"), SRC, SRC);
     print_weights(w_enc, SRC, SRC, src_token, src_token);
-    printf("2. masked decoder self-attention, causal mask (%d x %d):\n", TGT, TGT);
+    printf(CLI_TR("2. masked decoder self-attention, causal mask (%d x %d):\n",
+           "2. 带掩码的解码器自注意力，因果掩码（%d x %d）：\n"), TGT, TGT);
     print_weights(w_dec, TGT, TGT, tgt_token, tgt_token);
-    printf("3. encoder-decoder attention, padding mask (%d x %d); Q from the\n"
-           "   decoder, K and V from the encoder:\n", TGT, SRC);
+    printf(CLI_TR("3. encoder-decoder attention, padding mask (%d x %d); Q from the\n"
+           "   decoder, K and V from the encoder:\n",
+           "3. 编码器-解码器注意力，填充掩码（%d x %d）；Q 来自解码器，\n"
+           "   K 和 V 来自编码器：\n"), TGT, SRC);
     print_weights(w_x, TGT, SRC, tgt_token, src_token);
-    printf("max weight on a padding key: %g; above the decoder's diagonal: "
-           "%g\n", on_pad, above);
-    printf("new padding vectors -> max change of the 6 real encoder outputs: "
-           "%g\n", max_abs_diff(enc, enc2, 6 * DM));
+    printf(CLI_TR("max weight on a padding key: %g; above the decoder's diagonal: %g\n",
+           "填充键上的最大权重：%g；解码器对角线以上的最大权重：%g\n"), on_pad, above);
+    printf(CLI_TR("new padding vectors -> max change of the 6 real encoder outputs: %g\n",
+           "换一组填充向量 -> 6 个真实编码器输出的最大变化：%g\n"), max_abs_diff(enc, enc2, 6 * DM));
 }
 static void data_mode(const struct Options *o)
 {

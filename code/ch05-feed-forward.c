@@ -88,18 +88,20 @@ static void print_mean_and_variance(const double *x, int d)
         m += x[j] / d;
     for (int j = 0; j < d; j++)
         v += (x[j] - m) * (x[j] - m) / d;
-    printf("    mean %.2g, variance %.9f\n", m, v);
+    printf(CLI_TR("    mean %.2g, variance %.9f\n", "    均值 %.2g，方差 %.9f\n"), m, v);
 }
 static void show_position_wise(const Ffn *f, const double *x, const double *y)
 {
     double *h = xcalloc(N * FF, sizeof *h), *y2 = xcalloc(N * D, sizeof *y2);
     for (int t = 0; t < N; t++)                 /* one position at a time */
         ffn_forward(f, y2 + (size_t)t * D, h, x + (size_t)t * D, 1);
-    printf("whole matrix vs one row at a time: max |diff| = %.3g\n",
+    printf(CLI_TR("whole matrix vs one row at a time: max |diff| = %.3g\n",
+                  "整个矩阵与逐行计算：max |差| = %.3g\n"),
            max_abs_diff(y, y2, (size_t)N * D));
     double *x2 = changed_input(x);
     ffn_forward(f, y2, h, x2, N);
-    printf("changing the input at position %d changes the outputs at:",
+    printf(CLI_TR("changing the input at position %d changes the outputs at:",
+                  "改变位置 %d 的输入，改变的输出位置是："),
            CHANGED);
     print_changed_rows(y, y2, N, D);
     free(h), free(y2), free(x2);
@@ -110,7 +112,8 @@ static void show_convolutions(const Ffn *f, const double *x, const double *y)
     conv1d(hc, x, f->w1, f->b1, N, D, FF, 1);
     relu_forward(hc, hc, (size_t)N * FF);
     conv1d(yc, hc, f->w2, f->b2, N, FF, D, 1);
-    printf("conv(k=1) -> ReLU -> conv(k=1) vs FFN: max |diff| = %.3g\n",
+    printf(CLI_TR("conv(k=1) -> ReLU -> conv(k=1) vs FFN: max |diff| = %.3g\n",
+                  "conv(k=1) -> ReLU -> conv(k=1) 与前馈网络：max |差| = %.3g\n"),
            max_abs_diff(y, yc, (size_t)N * D));
     free(hc), free(yc);
 }
@@ -124,7 +127,8 @@ static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
     double *x2 = changed_input(x);
     conv_ffn3(y3, x, w3, f, hc);
     conv_ffn3(y3c, x2, w3, f, hc);
-    printf("with a first kernel of size 3, the same change reaches positions:");
+    printf(CLI_TR("with a first kernel of size 3, the same change reaches positions:",
+                  "第一个卷积核宽度为 3 时，同样的改变波及的位置是："));
     print_changed_rows(y3, y3c, N, D);
     free(w3), free(hc), free(y3), free(y3c), free(x2);
 }
@@ -139,16 +143,19 @@ static void show_collapse(const Ffn *f, const double *x)
     for (int j = 0; j < D; j++)
         b12[j] += f->b2[j];                     /* b1 W2 + b2 */
     mha_project(zc, x, w12, b12, N, D, D);
-    printf("(x W1 + b1) W2 + b2 vs x (W1 W2) + (b1 W2 + b2): "
-           "max |diff| = %.3g\n", max_abs_diff(z, zc, (size_t)N * D));
+    printf(CLI_TR("(x W1 + b1) W2 + b2 vs x (W1 W2) + (b1 W2 + b2): max |diff| = %.3g\n",
+                  "(x W1 + b1) W2 + b2 与 x (W1 W2) + (b1 W2 + b2)：max |差| = %.3g\n"),
+           max_abs_diff(z, zc, (size_t)N * D));
     free(h), free(z), free(zc), free(w12), free(b12);
 }
 static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
 {
     double *xb = xcalloc(N * D, sizeof *xb), *h = xcalloc(N * FF, sizeof *h);
     rng_fill_normal(rng, xb, (size_t)N * D, 0.0, 1.0);
-    printf("affine defect max |f((a+b)/2) - (f(a)+f(b))/2|: without ReLU %.3g, "
-           "with ReLU %.3g\n", affine_defect(net_without_relu, f, x, xb, h),
+    printf(CLI_TR("affine defect max |f((a+b)/2) - (f(a)+f(b))/2|: without ReLU %.3g, "
+                  "with ReLU %.3g\n",
+                  "仿射缺陷 max |f((a+b)/2) - (f(a)+f(b))/2|：不带 ReLU 为 %.3g，"
+                  "带 ReLU 为 %.3g\n"), affine_defect(net_without_relu, f, x, xb, h),
            affine_defect(net_with_relu, f, x, xb, h));
     free(xb), free(h);
 }
@@ -157,13 +164,16 @@ static void show_parameter_counts(void)
     const long dm = 512, dff = 2048;
     long ffn = ffn_param_count((int)dm, (int)dff);
     long mha = mha_param_count((int)dm, 8, 1);           /* Chapter 3, h = 8 */
-    printf("FFN, d_model = %ld, d_ff = %ld: "
-           "W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n",
+    printf(CLI_TR("FFN, d_model = %ld, d_ff = %ld: W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n",
+                  "前馈网络，d_model = %ld，d_ff = %ld：W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n"),
            dm, dff, dm * dff, dff, dff * dm, dm, ffn);
-    printf("MHA, d_model = %ld: 4 x %ld^2 + 4 x %ld = %ld; FFN / MHA = %.3f\n",
+    printf(CLI_TR("MHA, d_model = %ld: 4 x %ld^2 + 4 x %ld = %ld; FFN / MHA = %.3f\n",
+                  "多头注意力，d_model = %ld：4 x %ld^2 + 4 x %ld = %ld；前馈网络 / 多头注意力 = %.3f\n"),
            dm, dm, dm, mha, (double)ffn / mha);
-    printf("multiply-adds per position: FFN %ld, MHA %ld + 2 x %ld x s; "
-           "equal at s = %ld keys\n", 2 * dm * dff, 4 * dm * dm, dm,
+    printf(CLI_TR("multiply-adds per position: FFN %ld, MHA %ld + 2 x %ld x s; "
+                  "equal at s = %ld keys\n",
+                  "每个位置的乘加次数：前馈网络 %ld，多头注意力 %ld + 2 x %ld x s；"
+                  "s = %ld 个键时相等\n"), 2 * dm * dff, 4 * dm * dm, dm,
            (2 * dm * dff - 4 * dm * dm) / (2 * dm));
 }
 static void show_layernorm(void)
@@ -178,7 +188,8 @@ static void show_layernorm(void)
                out[t][0], out[t][1], out[t][2], out[t][3]);
         print_mean_and_variance(out[t], 4);
     }
-    printf("rows 0 and 1 (= 10 x row 0 + 3) differ by max |diff| = %.3g\n",
+    printf(CLI_TR("rows 0 and 1 (= 10 x row 0 + 3) differ by max |diff| = %.3g\n",
+                  "第 0 行与第 1 行（= 10 x 第 0 行 + 3）之差 max |差| = %.3g\n"),
            max_abs_diff(out[0], out[1], 4));
 }
 static void demo(void)
@@ -191,18 +202,19 @@ static void demo(void)
     double *h = xcalloc(N * FF, sizeof *h);
     rng_fill_normal(&rng, x, (size_t)N * D, 0.0, 1.0);
     ffn_forward(&f, y, h, x, N);
-    printf("# Chapter 5: n = %d positions, d_model = %d, d_ff = %d, seed 5\n",
+    printf(CLI_TR("# Chapter 5: n = %d positions, d_model = %d, d_ff = %d, seed 5\n",
+                  "# 第 5 章：n = %d 个位置，d_model = %d，d_ff = %d，种子 5\n"),
            N, D, FF);
-    printf("\n## position-wise\n");
+    printf(CLI_TR("\n## position-wise\n", "\n## 逐位置\n"));
     show_position_wise(&f, x, y);
     show_convolutions(&f, x, y);
     show_wider_kernel(&f, x, &rng);
-    printf("\n## without the ReLU\n");
+    printf(CLI_TR("\n## without the ReLU\n", "\n## 去掉 ReLU\n"));
     show_collapse(&f, x);
     show_affine_defect(&f, x, &rng);
-    printf("\n## parameters\n");
+    printf(CLI_TR("\n## parameters\n", "\n## 参数\n"));
     show_parameter_counts();
-    printf("\n## LayerNorm (eps = %g)\n", LAYERNORM_EPS);
+    printf(CLI_TR("\n## LayerNorm (eps = %g)\n", "\n## 层归一化（eps = %g）\n"), LAYERNORM_EPS);
     show_layernorm();
     ffn_free(&f), free(x), free(y), free(h);
 }

@@ -107,7 +107,8 @@ static double score_variance(const double *x, const double *wq,
 }
 static void print_memory(const double *memory)
 {
-    printf("encoder output (memory), one row per source token:\n");
+    printf(CLI_TR("encoder output (memory), one row per source token:\n",
+           "编码器的输出（memory），每个源词元一行：\n"));
     for (int t = 0; t < S_SRC; t++) {
         printf("  %-6s", words[source_tokens[t]]);
         for (int j = 0; j < XD; j++)
@@ -126,7 +127,8 @@ static void print_padded(const char *s, int width)
 
 static void print_predictions(double *logits)
 {
-    printf("decoder: after each target token, the most probable next token\n");
+    printf(CLI_TR("decoder: after each target token, the most probable next token\n",
+           "解码器：每个目标词元之后最可能的下一个词元\n"));
     for (int t = 0; t < S_TGT; t++) {
         double *p = logits + t * XV;
         int best = 0;
@@ -134,7 +136,7 @@ static void print_predictions(double *logits)
         for (int v = 1; v < XV; v++)
             if (p[v] > p[best])
                 best = v;
-        printf("  after ");
+        printf(CLI_TR("  after ", "  在 "));
         print_padded(words[target_tokens[t]], 6);
         printf(" -> ");
         print_padded(words[best], 6);
@@ -193,8 +195,9 @@ static void show_tied_logits(Rng *rng)
         tied_logits(logits, y, we, T, DM, V);
         double ms = mean_square(logits, (size_t)T * V);
         double top = mean_max_probability(logits, T, V);  /* overwrites them */
-        printf("W_e ~ %-11s mean square of the logits %8.3f, "
+        printf(CLI_TR("W_e ~ %-11s mean square of the logits %8.3f, "
                "mean largest probability %.4f\n",
+               "W_e ~ %-11s logits 的均方 %8.3f，最大概率的均值 %.4f\n"),
                init == 0 ? "N(0, 1/512):" : "N(0, 1):", ms, top);
     }
     free(y), free(we), free(logits);
@@ -260,7 +263,8 @@ static void show_score_variance(Rng *rng)
     positional_encoding(pe, SEQ, DM);
     for (int scaled = 1; scaled >= 0; scaled--) {
         embed_forward(x, tokens, SEQ, we, DM, scaled ? sqrt(DM) : 1.0, pe);
-        printf("%-27s mean square of x %.3f, variance of the scores %.3f\n",
+        printf(CLI_TR("%-27s mean square of x %.3f, variance of the scores %.3f\n",
+                      "%-27s x 的均方 %.3f，得分的方差 %.3f\n"),
                scaled ? "sqrt(d_model) W_e + PE:" : "W_e + PE (no factor):",
                mean_square(x, (size_t)SEQ * DM), score_variance(x, wq, wk));
     }
@@ -321,8 +325,9 @@ static void show_example_sentence(Rng *rng)
         tiny_forward(m, source_tokens, target_tokens, with_pe, memory, y, logits);
         tiny_forward(m, swapped, target_tokens, with_pe, mem2, y, logits);
         swap_rows(mem2, 1, 5);                          /* undo the swap */
-        printf("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
-               "changes the memory by %.3g\n", with_pe ? "PE:" : "no PE:",
+        printf(CLI_TR("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
+                      "changes the memory by %.3g\n", "%-7s 两个 the 的行相差 %.3g；"
+                      "交换 cat 和 mat，memory 变化 %.3g\n"), with_pe ? "PE:" : "no PE:",
                max_abs_diff(memory, memory + 4 * XD, XD),
                max_abs_diff(memory, mem2, S_SRC * XD));
     }
@@ -332,8 +337,10 @@ static void show_example_sentence(Rng *rng)
         tiny_forward(m, source_tokens, target_tokens, 1, memory, y, logits);
         tiny_forward(m, source_tokens, changed, 1, memory, y2, logits);
         int last = S_TGT - 1;
-        printf("changing the last target token changes decoder positions 0-5 "
-               "by %.3g and position 6 by %.3g\n", max_abs_diff(y, y2, last * XD),
+        printf(CLI_TR("changing the last target token changes decoder positions 0-5 "
+                      "by %.3g and position 6 by %.3g\n",
+                      "改变最后一个目标词元：解码器位置 0-5 变化 %.3g，位置 6 变化 %.3g\n"),
+               max_abs_diff(y, y2, last * XD),
                max_abs_diff(y + last * XD, y2 + last * XD, XD));
     }
     tiny_model_free(m);
@@ -406,25 +413,29 @@ static void demo(void)
 {
     Rng rng;
     rng_seed(&rng, 6);
-    printf("# Chapter 6\n\n## positional encoding, 4 positions, d_model = 8\n");
+    printf(CLI_TR("# Chapter 6\n\n## positional encoding, 4 positions, d_model = 8\n",
+           "# 第 6 章\n\n## 位置编码，4 个位置，d_model = 8\n"));
     double pe[4 * 8];
     positional_encoding(pe, 4, 8);
     Matrix m = { 4, 8, pe };
     mat_write(stdout, &m);
-    printf("\n## relative positions, d_model = 64, pos < 200\n");
+    printf(CLI_TR("\n## relative positions, d_model = 64, pos < 200\n",
+           "\n## 相对位置，d_model = 64，pos < 200\n"));
     show_relative_positions();
-    printf("\n## tied output projection, d_model = 512, vocabulary 1000\n");
+    printf(CLI_TR("\n## tied output projection, d_model = 512, vocabulary 1000\n",
+           "\n## 共享权重的输出投影，d_model = 512，词表 1000\n"));
     show_tied_logits(&rng);
-    printf("\n## scale\n");
+    printf(CLI_TR("\n## scale\n", "\n## 缩放\n"));
     print_scale_table(1);
-    printf("\n## scores, d_model = 512, h = 8, d_k = 64\n");
+    printf(CLI_TR("\n## scores, d_model = 512, h = 8, d_k = 64\n",
+           "\n## 得分，d_model = 512，h = 8，d_k = 64\n"));
     show_score_variance(&rng);
-    printf("\n## parameters\n");
-    print_params(find_config("base"));
+    printf(CLI_TR("\n## parameters\n", "\n## 参数\n"));
+           print_params(find_config("base"));
     print_params(find_config("big"));
-    printf("\n## Table 3\n");
+    printf(CLI_TR("\n## Table 3\n", "\n## 表 3\n"));
     print_table3();
-    printf("\n## the example sentence\n");
+    printf(CLI_TR("\n## the example sentence\n", "\n## 例句\n"));
     show_example_sentence(&rng);
 }
 enum { DEMO, POSENC, PARAMS, SCALE, PE_DOT, DUMP };

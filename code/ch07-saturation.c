@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VARIANCE = 1, SATURATION = 2, TEMPERATURE = 4, ALL_TABLES = 7 };
+       static int demo_in_chinese;     /* the demo, under a Chinese locale or --lang zh */
+       #define DEMO_TR(en, zh) (demo_in_chinese ? (zh) : (en))
+       enum { VARIANCE = 1, SATURATION = 2, TEMPERATURE = 4, ALL_TABLES = 7 };
 enum { D_IN = 64 };         /* d_in, the additive scorer's input width */
 enum { DEMO_DK_MAX = 256 }; /* the demo's largest d_K: it runs in < 1 s */
 typedef struct {
@@ -131,12 +133,17 @@ static void variance_row(const Study *st, int dk)
 }
 static void variance_table(const Study *st)
 {
-    printf("# Var(q.k) for q, k with independent N(0,1) components, %ld draws "
-           "per d_K, seed %lu\n", st->samples, st->seed);
-    printf("# se: standard error from the sample fourth moment; "
-           "ci: var -+ 1.96 se\n");
-    printf("# additive: e = <u, tanh(q Uq^T + k Uk^T)>, inputs of width %d, "
-           "hidden width d_A = d_K\n", D_IN);
+    printf(DEMO_TR("# Var(q.k) for q, k with independent N(0,1) components, %ld draws "
+           "per d_K, seed %lu\n",
+           "# 分量独立服从 N(0,1) 的 q、k 的 Var(q.k)，每个 d_K 抽样 %ld 次，"
+           "种子 %lu\n"), st->samples, st->seed);
+    printf(DEMO_TR("# se: standard error from the sample fourth moment; "
+           "ci: var -+ 1.96 se\n",
+           "# se：由样本四阶矩得到的标准误；ci：var -+ 1.96 se\n"));
+    printf(DEMO_TR("# additive: e = <u, tanh(q Uq^T + k Uk^T)>, inputs of width %d, "
+           "hidden width d_A = d_K\n",
+           "# 加性得分：e = <u, tanh(q Uq^T + k Uk^T)>，输入宽 %d，"
+           "隐层宽 d_A = d_K\n"), D_IN);
     printf("# d_K mean var se ci_lo ci_hi var_scaled ci_lo_scaled ci_hi_scaled "
            "var_additive se_additive\n");
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
@@ -196,12 +203,17 @@ static void saturation_row(const Study *st, int dk)
 }
 static void saturation_table(const Study *st)
 {
-    printf("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
-           "seed %lu; ln s_K = %.4f\n", st->keys, st->trials, st->seed,
+    printf(DEMO_TR("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
+           "seed %lu; ln s_K = %.4f\n",
+           "# s_K = %d 个 logits κq.k_j 的 Softmax，每个 d_K 取 %ld 个查询，"
+           "种子 %lu；ln s_K = %.4f\n"), st->keys, st->trials, st->seed,
            log(st->keys));
-    printf("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); "
+    printf(DEMO_TR("# u: kappa = 1 (unscaled); s: kappa = 1/sqrt(d_K) (scaled); "
            "means over the queries; J: |J|_F, se: its standard error, "
-           "med: its median, lo, hi: its 95%% interval, g: |J g|\n");
+           "med: its median, lo, hi: its 95%% interval, g: |J g|\n",
+           "# u：κ = 1（不缩放）；s：κ = 1/sqrt(d_K)（缩放）；对查询取平均；"
+           "J：|J|_F，se：它的标准误，med：它的中位数，lo、hi：它的 95%% 区间，"
+           "g：|J g|\n"));
     printf("# d_K maxp_u H_u J_u Jse_u Jmed_u Jlo_u Jhi_u g_u "
            "maxp_s H_s J_s Jse_s Jmed_s Jlo_s Jhi_s g_s\n");
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
@@ -211,7 +223,8 @@ static void temperature_table(void)
 {
     enum { N = 6 };
     const double x[N] = { 1.5, 1.0, 0.3, -0.2, -0.8, -1.6 };
-    printf("# p = softmax(x / T) for the logits x =");
+    printf(DEMO_TR("# p = softmax(x / T) for the logits x =",
+           "# logits x 的 p = softmax(x / T)，x ="));
     for (int j = 0; j < N; j++)
         printf(" %g", x[j]);
     printf("\n# T p_1 ... p_%d H\n", N);
@@ -265,9 +278,11 @@ int main(int argc, char **argv)
         st.tables = strcmp(opts.table, "variance") == 0     ? VARIANCE
                     : strcmp(opts.table, "saturation") == 0 ? SATURATION
                                                               : TEMPERATURE;
-    if (!cli_given("table") && !cli_given("samples") && !cli_given("trials")
-        && !cli_given("keys") && !cli_given("dk-max") && !cli_given("seed"))
+    int demo = !cli_given("table") && !cli_given("samples") && !cli_given("trials")
+               && !cli_given("keys") && !cli_given("dk-max") && !cli_given("seed");
+    if (demo)
         st.dk_max = DEMO_DK_MAX;
+    demo_in_chinese = demo && cli_zh();
     if (mode != TABLES) {
         file_mode(mode == SOFTMAX ? opts.file : NULL, mode == JACOBIAN ? opts.file : NULL);
         return 0;

@@ -25,6 +25,34 @@ static void find_lang(int argc, char **argv)
         else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc)
             set_lang(argv[++i]);
 }
+typedef union { int i; long l[2]; double d; const char *s[2]; } CliValue;
+static CliValue defaults[MAX_OPTIONS];
+static const CliProgram *defaults_of;   /* the program whose defaults they are */
+
+static size_t value_size(CliKind kind)
+{
+    switch (kind) {
+    case CLI_FLAG: return sizeof(int);
+    case CLI_TEXT: case CLI_CHOICE: return sizeof(const char *);
+    case CLI_LONG: return sizeof(long);
+    case CLI_DOUBLE: return sizeof(double);
+    case CLI_LONG_PAIR: return 2 * sizeof(long);
+    case CLI_TEXT_PAIR: return 2 * sizeof(const char *);
+    }
+    return 0;
+}
+
+static void restore_defaults(const CliProgram *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        size_t size = value_size(p->options[i].kind);
+        if (defaults_of != p)
+            memcpy(&defaults[i], p->options[i].value, size);    /* the first call */
+        else
+            memcpy(p->options[i].value, &defaults[i], size);
+    }
+    defaults_of = p;
+}
 static void help_entry(FILE *out, const char *left, const char *text)
 {
     enum { WIDTH = 22 };
@@ -69,6 +97,16 @@ void cli_help(const CliProgram *p, FILE *out)
                                            "帮助和信息的语言（默认按 LC_ALL、LC_MESSAGES、LANG）"));
     help_entry(out, "--help", CLI_TR("print this message", "打印本说明"));
 }
+static const char *second_value(const CliOption *o, const char *name, int argc,
+                                char **argv)
+{
+    const char *space = strchr(o->arg, ' ');
+    if (optind >= argc)
+        cli_fail(CLI_TR("%s needs %.*s and %s", "%s 需要 %.*s 和 %s 两个值"), name,
+                 (int)(space - o->arg), o->arg, space + 1);
+    return argv[optind++];
+}
+
 static int is_choice(const char *choices, const char *word)
 {
     size_t len = strlen(word);
@@ -99,15 +137,17 @@ static void store_value(const CliOption *o, const char *text, int argc, char **a
         const char *space = strchr(o->arg, ' ');
         int first = (int)(space - o->arg);
         char name1[96], name2[96];
-        if (optind >= argc)
-            cli_fail(CLI_TR("%s needs %.*s and %s", "%s 需要 %.*s 和 %s 两个值"), name, first,
-                     o->arg, space + 1);
+        const char *second = second_value(o, name, argc, argv);
         snprintf(name1, sizeof name1, "%s %.*s", name, first, o->arg);
         snprintf(name2, sizeof name2, "%s %s", name, space + 1);
         ((long *)o->value)[0] = cli_long(name1, text, (long)o->lo, (long)o->hi);
-        ((long *)o->value)[1] = cli_long(name2, argv[optind++], (long)o->lo, (long)o->hi);
+        ((long *)o->value)[1] = cli_long(name2, second, (long)o->lo, (long)o->hi);
         break;
     }
+    case CLI_TEXT_PAIR:
+        ((const char **)o->value)[0] = text;
+        ((const char **)o->value)[1] = second_value(o, name, argc, argv);
+        break;
     }
 }
 static void check_modes(const CliProgram *p, int mode, const CliOption *const chosen_by[])
@@ -150,6 +190,7 @@ int cli_parse(const CliProgram *p, int argc, char **argv)
     longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
     longopts[n + 1] = (struct option){ "lang", required_argument, NULL, 'l' };
     longopts[n + 2] = (struct option){ NULL, 0, NULL, 0 };
+    restore_defaults(p, n);
     opterr = 0;                 /* cli_fail reports the errors, not getopt */
     optind = 0;                 /* 0, not 1: glibc and musl start afresh */
     while ((opt = getopt_long(argc, argv, ":", longopts, &index)) != -1) {
@@ -194,6 +235,14 @@ int cli_given(const char *name)
         if (strcmp(program->options[i].name, name) == 0)
             return given[i];
     return 0;
+}
+
+int cli_options_given(void)
+{
+    int n = 0;
+    for (int i = 0; program && program->options[i].name; i++)
+        n += given[i];
+    return n;
 }
 
 void cli_range(const char *option, long v, long lo, long hi)

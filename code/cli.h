@@ -11,6 +11,7 @@ typedef enum {
     CLI_LONG,           /* *(long *)value, a whole number in [lo, hi] */
     CLI_DOUBLE,         /* *(double *)value, a finite number in [lo, hi] */
     CLI_LONG_PAIR,      /* two whole numbers in [lo, hi]: --opt A B; long[2] */
+    CLI_TEXT_PAIR,      /* two words, e.g. two files: --opt A B; const char *[2] */
 } CliKind;
 
 typedef struct {
@@ -36,6 +37,7 @@ typedef struct {
 } CliProgram;
 int cli_parse(const CliProgram *p, int argc, char **argv);  /* the mode; exits on error */
 int cli_given(const char *name);        /* times --name was given */
+int cli_options_given(void);            /* times any option of the table was given */
 void cli_range(const char *option, long v, long lo, long hi);  /* fail unless lo <= v <= hi */
 void cli_help(const CliProgram *p, FILE *out);
 #endif

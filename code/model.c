@@ -28,19 +28,24 @@ static double now_ms(void)
         __VA_ARGS__; if (model_profiling) model_profile[kind] += now_ms() - t0_; } while (0)
 const char *model_config_check(const TransformerConfig *c)
 {
-    if (c->vocab < 3) return "vocab must be at least 3 (PAD, BOS, EOS)";
-    if (c->d_model < 2 || c->d_model % 2) return "d_model must be even and >= 2";
-    if (c->heads < 1 || c->d_model % c->heads) return "heads must divide d_model";
-    if (c->d_ff < 1) return "d_ff must be >= 1";
-    if (c->layers < 1) return "layers must be >= 1";
-    if (c->max_len < 2 || c->max_len > 4096) return "max_len must be in 2..4096";
+    if (c->vocab < 3)
+        return CLI_TR("vocab must be at least 3 (PAD, BOS, EOS)", "vocab 至少是 3（PAD、BOS、EOS）");
+    if (c->d_model < 2 || c->d_model % 2)
+        return CLI_TR("d_model must be even and >= 2", "d_model 必须是偶数，且 >= 2");
+    if (c->heads < 1 || c->d_model % c->heads)
+        return CLI_TR("heads must divide d_model", "头数必须整除 d_model");
+    if (c->d_ff < 1) return CLI_TR("d_ff must be >= 1", "d_ff 必须 >= 1");
+    if (c->layers < 1) return CLI_TR("layers must be >= 1", "层数必须 >= 1");
+    if (c->max_len < 2 || c->max_len > 4096)
+        return CLI_TR("max_len must be in 2..4096", "max_len 必须在 2..4096 之内");
     if (c->norm != POST_NORM && c->norm != PRE_NORM) return "norm must be post or pre";
     if (c->scale_scores != 0 && c->scale_scores != 1) return "scale_scores must be 0 or 1";
     if (!(c->dropout >= 0.0 && c->dropout < 1.0)) return "dropout must be in [0, 1)";
     if (!(c->smoothing >= 0.0 && c->smoothing < 1.0)) return "smoothing must be in [0, 1)";
     if ((double)c->vocab * c->d_model + 12.0 * c->layers * c->d_model
             * ((double)c->d_model + c->d_ff) > 5e7)
-        return "the model would have more than 50 million parameters";
+        return CLI_TR("the model would have more than 50 million parameters",
+                      "模型的参数会超过 5000 万个");
     return NULL;
 }
 typedef struct { double *next; size_t used; } Carver;
@@ -315,6 +320,7 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
     size_t wk = rmax * wide;
     if ((size_t)d * cf->d_ff > wk) wk = (size_t)d * cf->d_ff;
     if ((size_t)V * d > wk) wk = (size_t)V * d;
+    if (rmax * V > wk) wk = rmax * V;       /* gemm_tn's transpose of dlogits, rt x V */
     c->work = take(&cv, wk);
     return cv.used;
 }
@@ -1020,13 +1026,14 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+        snprintf(err, errlen, CLI_TR("%s: cannot open", "%s：无法打开"), path);
         return -1;
     }
     unsigned char h[CKPT_HEADER], tail[40];
     if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, CKPT_MAGIC, 8) != 0) {
         fclose(f);
-        snprintf(err, errlen, "%s: not a checkpoint (no ATTNCKPT header)", path);
+        snprintf(err, errlen, CLI_TR("%s: not a checkpoint (no ATTNCKPT header)",
+                                     "%s：不是检查点（没有 ATTNCKPT 头）"), path);
         return -1;
     }
     uint64_t version = get_u64(h + 8);
@@ -1086,13 +1093,16 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     fclose(f);
     if (bad || extra) {
         model_free(&n);
-        snprintf(err, errlen, "%s: %s", path, bad ? "truncated checkpoint" : "trailing bytes after the checkpoint");
+        snprintf(err, errlen, CLI_TR("%s: %s", "%s：%s"), path,
+                 bad ? CLI_TR("truncated checkpoint", "检查点被截断")
+                     : CLI_TR("trailing bytes after the checkpoint", "检查点之后还有多余的字节"));
         return -1;
     }
     sum = fnv1a64(sum, tail, 32);
     if (sum != get_u64(tail + 32)) {
         model_free(&n);
-        snprintf(err, errlen, "%s: checksum mismatch (the file is corrupted)", path);
+        snprintf(err, errlen, CLI_TR("%s: checksum mismatch (the file is corrupted)",
+                                     "%s：校验和不符（文件已损坏）"), path);
         return -1;
     }
     n.step = (long)get_u64(tail);

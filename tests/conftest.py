@@ -16,6 +16,11 @@ measured by `make bench`.
 import os
 import sys
 
+# The programs speak the language of LC_ALL, LC_MESSAGES or LANG (Appendix D).
+# The tests read their English output unless a test sets these variables
+# itself (tests/test_cli.py does), so the tester's own locale changes nothing.
+os.environ['LC_ALL'] = 'C.UTF-8'
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:            # `from helpers import ...` in every module
     sys.path.insert(0, HERE)

@@ -171,8 +171,11 @@ def test_progress_line_only_on_a_terminal():
 
 
 def test_help_in_both_languages():
+    # one language at a time (Appendix D): English here, Chinese with --lang zh
     out = ok(['--help'])
-    assert '--resume FILE' in out and '倒序' in out
+    assert '--resume FILE' in out and 'reverse task' in out and '倒序' not in out
+    out = ok(['--help', '--lang', 'zh'])
+    assert '--resume FILE' in out and '倒序任务' in out and 'reverse task' not in out
 
 
 def test_schedule_is_equation_3():

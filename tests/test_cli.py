@@ -8,7 +8,11 @@ import re
 from helpers import TempDir, run
 
 PROGRAMS = ['appA-matrix', 'ch01-why-attention', 'ch02-attention', 'ch03-multi-head',
-            'ch04-masking', 'ch05-feed-forward', 'ch06-embeddings', 'ch07-saturation']
+            'ch04-masking', 'ch05-feed-forward', 'ch06-embeddings', 'ch07-saturation',
+            'ch08-training', 'ch09-translate', 'ch10-fast-attention']
+# The programs whose demo speaks Chinese under a Chinese locale: all but
+# appA-matrix, whose demo is the histogram of Appendix A's figure (data).
+DEMO_IN_CHINESE = PROGRAMS[1:]
 CJK = re.compile(r'[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]')
 
 # Each variable set explicitly, so the environment of the test run cannot leak in.
@@ -95,6 +99,8 @@ def bad_file_cases(d):
         ('ch04-masking', ['--q', bad, '--k', good, '--v', good]),
         ('ch05-feed-forward', ['--layernorm', '--x', bad]),
         ('ch07-saturation', ['--softmax', bad]),
+        ('ch09-translate', ['--decode', bad]),
+        ('ch10-fast-attention', ['--q', bad, '--k', good, '--v', good]),
     ]
 
 
@@ -125,6 +131,9 @@ def test_every_program_reports_bad_options_in_both_languages():
         'ch05-feed-forward': ['--depth', '0'],
         'ch06-embeddings': ['--posenc', '10', '7'],
         'ch07-saturation': ['--table', 'bogus'],
+        'ch08-training': ['--steps', 'many'],
+        'ch09-translate': ['--beam', '0'],
+        'ch10-fast-attention': ['--kernel', 'fast'],
     }
     assert sorted(cases) == sorted(PROGRAMS)
     for program, args in cases.items():
@@ -147,14 +156,65 @@ def test_generic_checks_name_the_options():
     expect_one_line('ch01-why-attention', ['--table', '--seed', '2'], EN,
                     ['--seed', 'does not apply to --table'])
     expect_one_line('ch01-why-attention', ['--table', '--seed', '2'], ZH, ['--seed', '--table', '不能用于'])
+    # Chapters 8-10 use the same table and the same checks
+    expect_one_line('ch08-training', ['--schedule', '--steps', '3'], EN,
+                    ['--steps', 'does not apply to --schedule'])
+    expect_one_line('ch08-training', ['--compare', 'norm', '--bench', '3'], ZH,
+                    ['--compare', '--bench', '不能同时使用'])
+    expect_one_line('ch09-translate', ['--evaluate'], EN, ['--model is missing'])
+    expect_one_line('ch09-translate', ['--attention', '5'], ZH, ['缺少 --model'])
+    expect_one_line('ch09-translate', ['--bleu', 'a'], EN, ['--bleu needs HYP and REF'])
+    expect_one_line('ch09-translate', ['--numbers', '5', '3'], ZH, ['--numbers', 'TO'])
+    expect_one_line('ch10-fast-attention', ['--report', 'x', '--quick'], EN,
+                    ['--quick does not apply to --report'])
+    expect_one_line('ch10-fast-attention', ['--bench', 'stream'], ZH, ['--seq', '需要'])
+    expect_one_line('ch10-fast-attention', ['--q', 'x'], EN, ['--k is missing'])
 
 
-def test_output_does_not_depend_on_the_locale():
-    # Demo and data output stay as they are (LANG=C) under every locale for now.
+def test_data_output_does_not_depend_on_the_locale():
+    # What scripts read (data modes, figures' data, machine-readable lines)
+    # is byte for byte the same under every locale.
     with TempDir() as d:
         q = d.write('q.txt', '2 3\n1 2 3\n4 5 6\n')
-        for program, args in (('ch02-attention', ['--q', q, '--k', q, '--v', q]),
-                              ('ch06-embeddings', ['--posenc', '3', '4']),
-                              ('ch07-saturation', ['--table', 'temperature'])):
-            outs = [run(program, args, env=env)[1] for env in (C, EN, ZH)]
-            assert outs[0] and outs[0] == outs[1] == outs[2], program
+        logits = d.write('logits.txt', '9 3\n' + '1 2 0\n0 1 3\n2 0 1\n' * 3)
+        hyp = d.write('hyp.txt', 'a b c d e\nf g h\n')
+        small = ['--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '4',
+                 '--max-len', '5', '--symbols', '6']
+        cases = (('ch02-attention', ['--q', q, '--k', q, '--v', q]),
+                 ('ch06-embeddings', ['--posenc', '3', '4']),
+                 ('ch07-saturation', ['--table', 'temperature']),
+                 ('ch08-training', ['--schedule']),
+                 ('ch08-training', small + ['--batches', '2']),
+                 ('ch09-translate', ['--numbers', '0', '30']),
+                 ('ch09-translate', ['--held-out']),
+                 ('ch09-translate', ['--bleu', hyp, hyp]),
+                 ('ch09-translate', ['--decode', logits]),
+                 ('ch10-fast-attention', ['--q', q, '--k', q, '--v', q, '--causal']),
+                 ('ch10-fast-attention', ['--plot', 'data/ch10-measured.dat']))
+        for program, args in cases:
+            outs = [run(program, args, env=env) for env in (C, EN, ZH)]
+            assert all(rc == 0 for rc, _, _ in outs), (program, args, outs[0][2])
+            outs = [out for _, out, _ in outs]
+            assert outs[0] and outs[0] == outs[1] == outs[2], (program, args)
+
+
+NUMERALS = set('零一二三四五六七八九十百千万')   # ch09's demo shows numbers in Chinese
+
+
+def chinese(text):
+    return [c for c in CJK.findall(text) if c not in NUMERALS]
+
+
+def test_demo_speaks_the_reader_language():
+    for program in DEMO_IN_CHINESE:
+        rc, en, err = run(program, [], env=EN)
+        assert rc == 0 and en, (program, err[:200])
+        assert not chinese(en), '%s: Chinese in the demo under en_US: %r' % (
+            program, ''.join(chinese(en))[:40])
+        rc, zh, err = run(program, [], env=ZH)
+        assert rc == 0 and len(chinese(zh)) > 10, \
+            '%s: the demo under zh_CN is not in Chinese: %r' % (program, zh[:200])
+        assert run(program, ['--lang', 'zh'], env=EN)[1] == zh, program
+        # the headings of the demo's sections are Chinese too
+        headings = [l for l in zh.split('\n') if l.startswith('## ')]
+        assert all(chinese(h) for h in headings), (program, headings)

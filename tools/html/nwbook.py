@@ -757,6 +757,8 @@ class Book:
         if not self.figdir:
             return ''
         path = os.path.join(os.path.dirname(self.figdir), 'excerpt', name + '.tex')
+        if self.lang == 'zh' and os.path.exists(path[:-4] + '-zh.tex'):
+            path = path[:-4] + '-zh.tex'       # a demo's Chinese run (tools/excerpt.py)
         try:
             return '\n' + open(path, encoding='utf-8').read() + '\n'
         except OSError:
