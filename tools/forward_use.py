@@ -250,6 +250,8 @@ def declared_names(item, is_function):
     flat, depth = [], 0
     for w in words:
         if w == '{':
+            if depth == 0:
+                flat.append('{}')           # struct {...} Name: Name is declared
             depth += 1
             continue
         if w == '}':
