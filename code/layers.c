@@ -95,10 +95,10 @@ void selfattn_row(double *y_i, double *w_i, const double *x, int i, int n,
         if (w_i[j] > max)
             max = w_i[j];
     for (int j = 0; j < n; j++) {
-        w_i[j] = exp(w_i[j] - max);             /* in [0, 1]: cannot overflow */
+        w_i[j] = exp(w_i[j] - max);         /* in [0, 1]: cannot overflow */
         z += w_i[j];
     }
-    for (int j = 0; j < n; j++)                 /* z >= 1 */
+    for (int j = 0; j < n; j++)             /* z >= 1 */
         w_i[j] /= z;
     for (int c = 0; c < d; c++)
         y_i[c] = 0.0;
