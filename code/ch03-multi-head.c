@@ -100,9 +100,11 @@ static void two_implementations(void)
     printf("%-28s %-12s %s\n", "", "outputs", "weights");
     int settings = 2;                   /* no biases; biases */
     const unsigned char *mask_of[3] = { NULL, NULL, NULL };
-    static unsigned char causal[s_q * s_k];     /* biases and a causal mask */
-    mask_causal(causal, s_q, s_k);
-    mask_of[settings++] = causal;
+    {                                   /* biases and a causal mask */
+        static unsigned char causal[s_q * s_k];
+        mask_causal(causal, s_q, s_k);
+        mask_of[settings++] = causal;
+    }
     for (int c = 0; c < settings; c++) {
         Rng wrng;
         rng_seed(&wrng, 4);
@@ -328,7 +330,8 @@ static void data_mode(const struct Options *o)
                             "= 1 x %d", "%s %s：偏置是 %d x %d，但应是 1 x d_model "
                             "= 1 x %d"), b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask = NULL;         /* no mask until Chapter 4 reads one */
+    unsigned char *mask;
+    mask = NULL;                        /* no mask until Chapter 4 reads one */
     mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = { 0, 0, NULL };
     if (o->grad)
