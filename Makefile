@@ -363,3 +363,19 @@ bench-attention: $(B)/bin/ch10-fast-attention
 # so every program the build runs sees LC_ALL=C.UTF-8: English.
 $(B)/data/%: export LC_ALL := C.UTF-8
 $(B)/run/%: export LC_ALL := C.UTF-8
+
+#### No code used before it is defined #######################################
+# Code in chapter k uses only what chapters 1..k define, and what the
+# appendices read as prerequisites define (A, the C core; D, the command
+# line); tools/forward_use.py names the chunk, the chapter and the identifier
+# of each forward use.  Part of `make` (and so of `make test`).
+FORWARD_PREREQ := chapters/90-appendix-core.nw chapters/93-appendix-cli.nw
+$(B)/forward.ok: $(CHAPTERS) tools/forward_use.py
+	$(call msg,CHECK,no code used before it is defined)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/forward_use.py $(FORWARD_PREREQ:%=--prerequisite %) $(CHAPTERS)
+	$(Q)touch $@
+
+all: $(B)/forward.ok
+check-forward: $(B)/forward.ok
+.PHONY: check-forward

@@ -22,6 +22,13 @@ void attention_query(double *out_i, double *w_i, const double *q_i,
 void attention(double *out, double *w, const double *q, const double *k,
                const double *v, int s_q, int s_k, int d_k, int d_v,
                double kappa);
+/* Backward of attention, beside it: given dout = dL/dout [s_q x d_v] and the
+   weights w the forward returned, accumulate dL/dq, dL/dk, dL/dv into dq, dk,
+   dv (the caller zeroes them first).  dw[s_q x s_k] is scratch. */
+void attention_backward(double *dq, double *dk, double *dv, double *dw,
+                        const double *dout, const double *w, const double *q,
+                        const double *k, const double *v, int s_q, int s_k,
+                        int d_k, int d_v, double kappa);
 /* Additive (Bahdanau) attention scores, for comparison:
    e[i][j] = sum_a u_a tanh(hq_ia + hk_ja), where hq = Q U_q^T [s_q x d_a]
    and hk = K U_k^T [s_k x d_a] are caller-owned scratch; U_q and U_k are

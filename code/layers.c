@@ -79,3 +79,36 @@ void linrnn_kernel(double *kern, const double *a, const double *bm, int n,
     for (int m = 1; m < n; m++)             /* K_m = K_{m-1} A */
         matmul(kern + m * block, kern + (m - 1) * block, a, d_in, d, d);
 }
+void selfattn_row(double *y_i, double *w_i, const double *x, int i, int n,
+                  int d)
+{
+    const double kappa = 1.0 / sqrt(d);
+    const double *x_i = x + (size_t)i * d;
+    for (int j = 0; j < n; j++) {           /* s_ij = kappa <x_i, x_j> */
+        double dot = 0.0;
+        for (int c = 0; c < d; c++)
+            dot += x_i[c] * x[(size_t)j * d + c];
+        w_i[j] = kappa * dot;
+    }
+    double max = w_i[0], z = 0.0;
+    for (int j = 1; j < n; j++)
+        if (w_i[j] > max)
+            max = w_i[j];
+    for (int j = 0; j < n; j++) {
+        w_i[j] = exp(w_i[j] - max);         /* in [0, 1]: cannot overflow */
+        z += w_i[j];
+    }
+    for (int j = 0; j < n; j++)             /* z >= 1 */
+        w_i[j] /= z;
+    for (int c = 0; c < d; c++)
+        y_i[c] = 0.0;
+    for (int j = 0; j < n; j++)             /* y_i = sum_j w_ij x_j */
+        for (int c = 0; c < d; c++)
+            y_i[c] += w_i[j] * x[(size_t)j * d + c];
+}
+
+void selfattn_forward(double *y, double *w, const double *x, int n, int d)
+{
+    for (int i = 0; i < n; i++)             /* rows in any order */
+        selfattn_row(y + (size_t)i * d, w + (size_t)i * n, x, i, n, d);
+}

@@ -30,5 +30,12 @@ void linrnn_forward(double *h, const double *x, const double *a,
    (n*d_in) x d: conv1d_forward with these n taps computes the same h. */
 void linrnn_kernel(double *kern, const double *a, const double *bm, int n,
                    int d_in, int d);
+/* Row i of equation (S): y_i = sum_j w_ij x_j with
+   w_ij = softmax_j(kappa <x_i, x_j>), kappa = 1/sqrt(d).  x: n x d;
+   y_i: d; w_i: n, receives the weights.  y_i must not alias x. */
+void selfattn_row(double *y_i, double *w_i, const double *x, int i, int n,
+                  int d);
+/* Equation (S) for every row: y (n x d) and the weights w (n x n). */
+void selfattn_forward(double *y, double *w, const double *x, int n, int d);
 
 #endif

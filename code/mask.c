@@ -57,22 +57,8 @@ void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
                                const double *v, int s_q, int s_k, int d_k,
                                int d_v, double kappa)
 {
-    for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
-        dw[ij] = 0.0;
-    matmul_backward(dw, dv, dout, w, v, s_q, s_k, d_v);    /* out = W V */
-    for (int i = 0; i < s_q; i++)                       /* dS = J dW, per row */
-        softmax_backward(dw + (size_t)i * s_k, w + (size_t)i * s_k,
-                         dw + (size_t)i * s_k, s_k);
-    for (int i = 0; i < s_q; i++)
-        for (int j = 0; j < s_k; j++) {
-            double g = kappa * dw[(size_t)i * s_k + j];     /* dL/d<q_i, k_j> */
-            if (g == 0.0)
-                continue;
-            for (int c = 0; c < d_k; c++) {
-                dq[(size_t)i * d_k + c] += g * k[(size_t)j * d_k + c];
-                dk[(size_t)j * d_k + c] += g * q[(size_t)i * d_k + c];
-            }
-        }
+    attention_backward(dq, dk, dv, dw, dout, w, q, k, v, s_q, s_k, d_k, d_v,
+                       kappa);                  /* no mask: see above */
 }
 unsigned char *mask_load(const char *option, const char *spec, int rows,
                          int cols)
