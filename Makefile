@@ -330,9 +330,10 @@ train-ch09: $(CH09)
 	  printf '## time\n%s s wall, load %s at the end\n' "$$(( $$(date +%s) - start ))" \
 	    "$$(cut -d' ' -f1 /proc/loadavg)" >> $(B)/train/ch09-full.out
 	$(Q)cat $(B)/train/ch09-full.out
-	$(if $(RECORD),$(Q){ echo '# Chapter 9 measurements: make train RECORD=1 on' \
-	    "$$(lscpu | sed -n 's/^Model name: *//p'), $$(date -u '+%Y-%m-%d %H:%M UTC')"; echo; \
-	    cat $(B)/train/ch09-full.out; } > data/ch09-full-train.dat)
+	$(Q)if [ -n "$(RECORD)" ]; then \
+	  { echo "# Chapter 9 measurements: make train RECORD=1 on $$(lscpu | sed -n 's/^Model name: *//p')" \
+	      "($$(nproc) CPUs) at $$(date -u '+%Y-%m-%d %H:%M UTC')"; echo; \
+	    cat $(B)/train/ch09-full.out; } > data/ch09-full-train.dat; fi
 
 # Decoding speed, the key-value cache against recomputing the prefix (the
 # chapter quotes the build's own run of the same measurement).
