@@ -265,8 +265,8 @@ help:
 	@echo '  memcheck      every demo and data mode under valgrind: zero errors, zero leaks'
 	@echo '  check-reproducible  two clean builds, compared byte for byte (a few minutes)'
 	@echo '  record-timings  measure the timing figures again into data/timings/ (idle machine)'
-	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n)'
-	@echo '  train         the full training runs (Chapter 9: build/train/ch09-full.ckpt, <= 10 min)'
+	@echo '  bench-train   one training step of Chapter 8 in C and in PyTorch (THREADS=n; RECORD=1: data/ch08-measured.dat)'
+	@echo '  train         the full training runs (Chapter 9: build/train/ch09-full.ckpt, <= 10 min; RECORD=1: data/ch09-full-train.dat)'
 	@echo '  bench-decode  Chapter 9: decoding time with the key-value cache and without'
 	@echo '  bench-attention  Chapter 10 against OpenBLAS and PyTorch (RECORD=1: data/ch10-measured.dat)'
 	@echo '  clean         remove $(B)/'
@@ -285,8 +285,13 @@ $(B)/obj/gemm.o $(B)/obj/model.o: CFLAGS += -O3
 
 # make bench-train: one training step of Chapter 8's model in C and in
 # PyTorch (same weights, batches, precision and threads), as a ratio.
+# RECORD=1 writes data/ch08-measured.dat, which the chapter replays
+# (BEFORE=PROG: an older ch08-training whose profile the record keeps).
+CH08_RECORD := data/ch08-measured.dat
 bench-train: $(B)/bin/ch08-training
-	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS))
+	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
+	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(BEFORE),--before $(BEFORE))
+$(B)/run/ch08-training_--report_data_ch08-measured.dat.out: $(CH08_RECORD)
 
 .PHONY: bench-train
 
@@ -315,14 +320,27 @@ $(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model.ckpt.out: $(CH0
 $(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model-nols.ckpt.out: $(CH09_NOLS)
 $(B)/run/ch09-translate_--kv-bench_--model_build_data_ch09-model.ckpt.out: $(CH09_CKPT)
 $(B)/data/ch09-attention.dat: $(CH09_CKPT)
+$(B)/run/ch08-training_--report_data_ch09-full-train.dat.out: data/ch09-full-train.dat
 
+# It uses OpenBLAS's products (Chapter 8, "Calling OpenBLAS instead") on one
+# thread; RECORD=1 also writes its log and its scores on the test set to
+# data/ch09-full-train.dat, which Chapter 9 quotes.
+CH09_FULL_ENV := ATTN_BLAS=openblas OMP_NUM_THREADS=1
 train: train-ch09
 train-ch09: $(CH09)
 	$(call msg,TRAIN,ch09 full plan: build/train/ch09-full.ckpt)
 	$(Q)mkdir -p $(B)/train
-	$(Q)$(CH09) --train $(B)/train/ch09-full.ckpt.tmp --full && \
-	  mv $(B)/train/ch09-full.ckpt.tmp $(B)/train/ch09-full.ckpt
-	$(Q)$(CH09) --evaluate --model $(B)/train/ch09-full.ckpt
+	$(Q)start=$$(date +%s); $(CH09_FULL_ENV) $(CH09) --train $(B)/train/ch09-full.ckpt.tmp --full \
+	    > $(B)/train/ch09-full.out && \
+	  mv $(B)/train/ch09-full.ckpt.tmp $(B)/train/ch09-full.ckpt && \
+	  $(CH09_FULL_ENV) $(CH09) --evaluate --model $(B)/train/ch09-full.ckpt >> $(B)/train/ch09-full.out && \
+	  printf '## time\n%s s wall, load %s at the end\n' "$$(( $$(date +%s) - start ))" \
+	    "$$(cut -d' ' -f1 /proc/loadavg)" >> $(B)/train/ch09-full.out
+	$(Q)cat $(B)/train/ch09-full.out
+	$(Q)if [ -n "$(RECORD)" ]; then \
+	  { echo "# Chapter 9 measurements: make train RECORD=1 on $$(lscpu | sed -n 's/^Model name: *//p')" \
+	      "($$(nproc) CPUs) at $$(date -u '+%Y-%m-%d %H:%M UTC')"; echo; \
+	    cat $(B)/train/ch09-full.out; } > data/ch09-full-train.dat; fi
 
 # Decoding speed, the key-value cache against recomputing the prefix (the
 # chapter quotes the build's own run of the same measurement).

@@ -2,6 +2,141 @@
 #include "gemm.h"
 #include <stddef.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+enum { PAR_MAX = 64 };
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    int threads;                /* 0: not yet read from the environment */
+    int started;                /* workers 1 .. started-1 are running */
+    int active;                 /* threads of the current job */
+    unsigned long job;          /* the job's number: a change means "go" */
+    unsigned long birth[PAR_MAX];   /* job when worker t started */
+    int pending;                /* workers still on the current job */
+    void (*fn)(void *, int, int);
+    void *ctx;
+    int n;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+           PTHREAD_COND_INITIALIZER, 0, 1, 1, 0, { 0 }, 0, NULL, NULL, 0 };
+
+/* Range t of T over 0..n-1. */
+static void par_range(int t, int T, int n, int *lo, int *hi)
+{
+    *lo = (int)((long)n * t / T), *hi = (int)((long)n * (t + 1) / T);
+}
+
+static void *par_worker(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    pthread_mutex_lock(&pool.mu);
+    unsigned long seen = pool.birth[t];
+    for (;;) {
+        while (pool.job == seen)
+            pthread_cond_wait(&pool.go, &pool.mu);
+        seen = pool.job;
+        if (t >= pool.active)
+            continue;           /* not one of this job's threads */
+        int lo, hi;
+        par_range(t, pool.active, pool.n, &lo, &hi);
+        pthread_mutex_unlock(&pool.mu);
+        if (lo < hi)
+            pool.fn(pool.ctx, lo, hi);
+        pthread_mutex_lock(&pool.mu);
+        if (--pool.pending == 0)
+            pthread_cond_signal(&pool.done);
+    }
+    return NULL;
+}
+
+void par_set_threads(int n)
+{
+    pool.threads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n;
+}
+
+int par_threads(void)
+{
+    if (pool.threads == 0) {
+        const char *e = getenv("OMP_NUM_THREADS");
+        char *end = NULL;
+        long n = e ? strtol(e, &end, 10) : 1;
+        par_set_threads(e && *e && *end == '\0' && n >= 1 && n <= PAR_MAX ? (int)n : 1);
+    }
+    return pool.threads;
+}
+
+void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx)
+{
+    int T = par_threads() < n ? par_threads() : n;
+    pthread_mutex_lock(&pool.mu);
+    for (; pool.started < T; pool.started++) {
+        pthread_t id;
+        pool.birth[pool.started] = pool.job;
+        if (pthread_create(&id, NULL, par_worker, (void *)(intptr_t)pool.started) != 0)
+            break;              /* fewer threads: the caller does the rest */
+        pthread_detach(id);
+    }
+    T = T < pool.started ? T : pool.started;
+    if (T <= 1) {
+        pthread_mutex_unlock(&pool.mu);
+        if (n > 0)
+            fn(ctx, 0, n);
+        return;
+    }
+    pool.fn = fn, pool.ctx = ctx, pool.n = n;
+    pool.active = T, pool.pending = T - 1, pool.job++;
+    pthread_cond_broadcast(&pool.go);
+    pthread_mutex_unlock(&pool.mu);
+    int lo, hi;
+    par_range(0, T, n, &lo, &hi);
+    fn(ctx, lo, hi);
+    pthread_mutex_lock(&pool.mu);
+    while (pool.pending > 0)
+        pthread_cond_wait(&pool.done, &pool.mu);
+    pthread_mutex_unlock(&pool.mu);
+}
+#include <dlfcn.h>
+#include <stdio.h>
+
+enum { BLAS_ROW_MAJOR = 101, BLAS_NO_TRANS = 111, BLAS_TRANS = 112 }; /* cblas.h */
+typedef void (*DgemmFn)(int order, int ta, int tb, int m, int n, int k,
+                        double alpha, const double *a, int lda, const double *b,
+                        int ldb, double beta, double *c, int ldc);
+static struct {
+    int state;                  /* 0: not decided; 1: own products; 2: OpenBLAS */
+    DgemmFn dgemm;
+} blas;
+
+static int use_blas(void)
+{
+    if (blas.state == 0) {
+        const char *e = getenv("ATTN_BLAS");
+        blas.state = 1;
+        if (e && strcmp(e, "openblas") == 0) {
+            void *lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+            void *f = lib ? dlsym(lib, "cblas_dgemm") : NULL;
+            void *t = lib ? dlsym(lib, "openblas_set_num_threads") : NULL;
+            if (!f || !t) {
+                fprintf(stderr, "ATTN_BLAS=openblas: cannot load cblas_dgemm from "
+                        "libopenblas.so.0 (install libopenblas0-pthread)\n");
+                exit(2);
+            }
+            void (*set_threads)(int);
+            memcpy(&blas.dgemm, &f, sizeof f);  /* POSIX: dlsym's result is callable */
+            memcpy(&set_threads, &t, sizeof t);
+            set_threads(par_threads());
+            blas.state = 2;
+        }
+    }
+    return blas.state == 2;
+}
+
+const char *gemm_backend(void)
+{
+    return use_blas() ? "OpenBLAS" : "own";
+}
 
 /* GCC only: clang 14 names the dispatcher gemm_nn.ifunc, which other files
    cannot link against. */
@@ -83,26 +218,22 @@ static void gemm_edge(double *c, const double *a, const double *b, int k, int m,
         }
 }
 
-/* The loops around the block, in the order of GotoBLAS: a KC-deep slice of
-   the sum at a time, MC rows of A (about 128 KiB, in the L2 cache) against
-   every 8-column panel of B (KC x 8, 16 KiB, in L1).  Splitting the sum over
-   p into slices keeps its order: the second slice starts from the value the
+/* The loops around the block, in the order of GotoBLAS, over rows
+   i_lo..i_hi-1 and columns j_lo..j_hi-1 of C: a KC-deep slice of the sum at
+   a time, MC rows of A (about 128 KiB, in the L2 cache) against every
+   8-column panel of B (KC x 8, 16 KiB, in L1).  Splitting the sum over p
+   into slices keeps its order: the second slice starts from the value the
    first one stored. */
 GEMM_CLONES
-void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
-             int acc)
+static void gemm_part(double *c, const double *a, const double *b, int k, int m,
+                      int acc, int i_lo, int i_hi, int j_lo, int j_hi)
 {
-    if (k == 0) {
-        if (!acc)
-            memset(c, 0, (size_t)n * m * sizeof *c);
-        return;
-    }
     for (int p0 = 0; p0 < k; p0 += KC) {
         int p1 = k - p0 < KC ? k : p0 + KC, add = acc || p0 > 0;
-        for (int ic = 0; ic < n; ic += MC) {
-            int i1 = n - ic < MC ? n : ic + MC;
-            for (int j0 = 0; j0 < m; j0 += NR) {
-                int cols = m - j0 < NR ? m - j0 : NR;
+        for (int ic = i_lo; ic < i_hi; ic += MC) {
+            int i1 = i_hi - ic < MC ? i_hi : ic + MC;
+            for (int j0 = j_lo; j0 < j_hi; j0 += NR) {
+                int cols = j_hi - j0 < NR ? j_hi - j0 : NR;
                 for (int i0 = ic; i0 < i1; i0 += MR) {
                     int rows = i1 - i0 < MR ? i1 - i0 : MR;
                     if (rows == MR && cols == NR)
@@ -114,10 +245,53 @@ void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
         }
     }
 }
+typedef struct {
+    double *c;
+    const double *a, *b;
+    int n, k, m, acc, by_rows;
+} GemmJob;
+
+/* Units lo..hi-1 of the job: MR-row strips or NR-column panels of C. */
+static void gemm_job(void *ctx, int lo, int hi)
+{
+    const GemmJob *g = ctx;
+    if (g->by_rows)
+        gemm_part(g->c, g->a, g->b, g->k, g->m, g->acc, lo * MR,
+                  hi * MR < g->n ? hi * MR : g->n, 0, g->m);
+    else
+        gemm_part(g->c, g->a, g->b, g->k, g->m, g->acc, 0, g->n, lo * NR,
+                  hi * NR < g->m ? hi * NR : g->m);
+}
+
+void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
+             int acc)
+{
+    if (k > 0 && use_blas()) {
+        blas.dgemm(BLAS_ROW_MAJOR, BLAS_NO_TRANS, BLAS_NO_TRANS, n, m, k, 1.0, a, k,
+                   b, m, acc ? 1.0 : 0.0, c, m);
+        return;
+    }
+    if (k == 0) {
+        if (!acc)
+            memset(c, 0, (size_t)n * m * sizeof *c);
+        return;
+    }
+    int panels = (m + NR - 1) / NR, strips = (n + MR - 1) / MR;
+    GemmJob g = { c, a, b, n, k, m, acc, panels < 2 * par_threads() };
+    if (par_threads() == 1 || (double)n * k * m < 32768.0)  /* ~10 us of work */
+        gemm_part(c, a, b, k, m, acc, 0, n, 0, m);
+    else
+        par_for(g.by_rows ? strips : panels, gemm_job, &g);
+}
 
 void gemm_nt(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work)
 {
+    if (k > 0 && use_blas()) {
+        blas.dgemm(BLAS_ROW_MAJOR, BLAS_NO_TRANS, BLAS_TRANS, n, m, k, 1.0, a, k,
+                   b, k, acc ? 1.0 : 0.0, c, m);
+        return;
+    }
     transpose(work, b, m, k);               /* b^T: k x m */
     gemm_nn(c, a, work, n, k, m, acc);
 }
@@ -125,6 +299,11 @@ void gemm_nt(double *c, const double *a, const double *b, int n, int k, int m,
 void gemm_tn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work)
 {
+    if (n > 0 && use_blas()) {
+        blas.dgemm(BLAS_ROW_MAJOR, BLAS_TRANS, BLAS_NO_TRANS, k, m, n, 1.0, a, k,
+                   b, m, acc ? 1.0 : 0.0, c, m);
+        return;
+    }
     transpose(work, a, n, k);               /* a^T: k x n */
     gemm_nn(c, work, b, k, n, m, acc);
 }

@@ -20,5 +20,20 @@ void gemm_tn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work);
 /* dst[cols x rows] = src[rows x cols]^T */
 void transpose(double *dst, const double *src, int rows, int cols);
+/* A pool of threads for loops whose iterations write disjoint outputs:
+   par_for(n, fn, ctx) calls fn(ctx, lo, hi) on contiguous ranges that
+   cover 0..n-1, one range per thread, and returns when all are done.  The
+   number of threads is OMP_NUM_THREADS (1 to 64; anything else, or unset:
+   1) unless par_set_threads set it first.  Not reentrant: fn must not call
+   par_for. */
+int par_threads(void);
+void par_set_threads(int n);
+void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx);
+/* "own" (the products above, the same bits on every machine) or "OpenBLAS"
+   (ATTN_BLAS=openblas: its cblas_dgemm, loaded at run time, with
+   par_threads() threads; the same bits on one machine for one number of
+   threads).  ATTN_BLAS=openblas without a loadable libopenblas.so.0 is a
+   checked runtime error: one line on stderr, exit status 2. */
+const char *gemm_backend(void);
 
 #endif

@@ -253,7 +253,7 @@ struct ModelCache {
     long tokens;
     double *dx, *dy, *dtmp, *dbuf; /* backward scratch: rows x max(d, d_ff) */
     double *dy2, *dy3;      /* rows x d */
-    double *qh, *kh, *vh, *oh, *dqh, *dkh, *dvh, *dw; /* one head */
+    double *dscore;         /* B x heads x max(S, T): one row of dL/dscores per pair */
     double *dq, *dk, *dv, *dconcat;
     double *work;           /* gemm transposes */
     size_t mask_cap;
@@ -278,7 +278,7 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
                           int B, int S, int T)
 {
     Carver cv = { block, 0 };
-    int d = cf->d_model, h = cf->heads, dk = d / h, V = cf->vocab;
+    int d = cf->d_model, h = cf->heads, V = cf->vocab;
     size_t rs = (size_t)B * S, rt = (size_t)B * T, rmax = rs > rt ? rs : rt;
     int smax = S > T ? S : T, wide = d > cf->d_ff ? d : cf->d_ff;
     c->src_emb.e = take(&cv, rs * d), c->src_emb.mask = take(&cv, rs * d);
@@ -309,12 +309,7 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
     c->dx = take(&cv, rmax * wide), c->dy = take(&cv, rmax * wide);
     c->dtmp = take(&cv, rmax * wide), c->dbuf = take(&cv, rmax * wide);
     c->dy2 = take(&cv, rmax * d), c->dy3 = take(&cv, rmax * d);
-    c->qh = take(&cv, (size_t)smax * dk), c->kh = take(&cv, (size_t)smax * dk);
-    c->vh = take(&cv, (size_t)smax * dk), c->oh = take(&cv, (size_t)smax * dk);
-    c->dqh = take(&cv, (size_t)3 * smax * dk);
-    c->dkh = c->dqh ? c->dqh + (size_t)smax * dk : NULL;
-    c->dvh = c->dkh ? c->dkh + (size_t)smax * dk : NULL;
-    c->dw = take(&cv, (size_t)smax * smax);
+    c->dscore = take(&cv, (size_t)B * h * smax);
     c->dq = take(&cv, rmax * d), c->dk = take(&cv, rmax * d);
     c->dv = take(&cv, rmax * d), c->dconcat = take(&cv, rmax * d);
     size_t wk = rmax * wide;
@@ -406,30 +401,132 @@ static double kappa_of(const Model *m)
     return m->cfg.scale_scores ? 1.0 / sqrt((double)(m->cfg.d_model / m->cfg.heads)) : 1.0;
 }
 
+typedef struct {
+    const double *q, *k, *v;    /* B*sq x d, B*sk x d, B*sk x d */
+    double *out, *w;            /* B*sq x d (the heads side by side); B x h x sq x sk */
+    const unsigned char *mask;  /* B x sq x sk (forward) */
+    int h, sq, sk, d, dk;
+    double kappa;
+    const double *dout;         /* backward: dL/dout, B*sq x d */
+    double *dq, *dk_, *dv;      /* receive dL/dq, dL/dk, dL/dv (head columns) */
+    double *dscore;             /* B*h x sk scratch: one row per pair */
+} HeadJob;
+
+/* x[s] = <u, k_s> for the n rows k_s of k (d apart), each summed over
+   c = 0 .. dk-1 in order, four rows at a time: four independent sums keep
+   the adder busy where one would wait for its own last result. */
+static void row_dots(double *x, const double *u, const double *k, int n, int dk,
+                     int d)
+{
+    int s = 0;
+    for (; s + 4 <= n; s += 4) {
+        const double *k0 = k + (size_t)s * d, *k1 = k0 + d, *k2 = k1 + d, *k3 = k2 + d;
+        double x0 = 0.0, x1 = 0.0, x2 = 0.0, x3 = 0.0;
+        for (int c = 0; c < dk; c++) {
+            x0 += u[c] * k0[c], x1 += u[c] * k1[c];
+            x2 += u[c] * k2[c], x3 += u[c] * k3[c];
+        }
+        x[s] = x0, x[s + 1] = x1, x[s + 2] = x2, x[s + 3] = x3;
+    }
+    for (; s < n; s++) {
+        double x0 = 0.0;
+        for (int c = 0; c < dk; c++)
+            x0 += u[c] * k[(size_t)s * d + c];
+        x[s] = x0;
+    }
+}
+
+/* Pairs lo..hi-1 (pair = b h + i), forward: w_t = softmax(kappa q_t K^T +
+   M_t), out_t = sum_s w_ts v_s for every query t (eq. (1)). */
+static void head_forward(void *ctx, int lo, int hi)
+{
+    const HeadJob *j = ctx;
+    int d = j->d, sq = j->sq, sk = j->sk;
+    for (int bh = lo; bh < hi; bh++) {
+        int b = bh / j->h, off = (bh % j->h) * j->dk;
+        const double *q = j->q + (size_t)b * sq * d + off;
+        const double *k = j->k + (size_t)b * sk * d + off;
+        const double *v = j->v + (size_t)b * sk * d + off;
+        for (int t = 0; t < sq; t++) {
+            const unsigned char *m_t = j->mask + ((size_t)b * sq + t) * sk;
+            double *w_t = j->w + ((size_t)bh * sq + t) * sk, mx = -INFINITY, z = 0.0;
+            row_dots(w_t, q + (size_t)t * d, k, sk, j->dk, d);    /* <q_t, k_s> */
+            for (int s = 0; s < sk; s++) {
+                w_t[s] = m_t[s] ? j->kappa * w_t[s] : -INFINITY;
+                mx = w_t[s] > mx ? w_t[s] : mx;
+            }
+            for (int s = 0; s < sk; s++) {      /* no key to see: 0, not NaN */
+                w_t[s] = mx == -INFINITY ? 0.0 : exp(w_t[s] - mx);
+                z += w_t[s];
+            }
+            double *o = j->out + ((size_t)b * sq + t) * d + off;
+            for (int c = 0; c < j->dk; c++)
+                o[c] = 0.0;
+            for (int s = 0; s < sk; s++) {
+                w_t[s] = z > 0.0 ? w_t[s] / z : 0.0;
+                for (int c = 0; c < j->dk; c++)
+                    o[c] += w_t[s] * v[(size_t)s * d + c];
+            }
+        }
+    }
+}
+
+/* Backward of the same pairs: dv_s = sum_t w_ts dout_t; dscore_ts =
+   w_ts (<dout_t, v_s> - sum_r w_tr <dout_t, v_r>) (the softmax's Jacobian);
+   dq_t = kappa sum_s dscore_ts k_s, dk_s = kappa sum_t dscore_ts q_t. */
+static void head_backward(void *ctx, int lo, int hi)
+{
+    const HeadJob *j = ctx;
+    int d = j->d, sq = j->sq, sk = j->sk, dk = j->dk;
+    for (int bh = lo; bh < hi; bh++) {
+        int b = bh / j->h, off = (bh % j->h) * dk;
+        size_t qo = (size_t)b * sq * d + off, ko = (size_t)b * sk * d + off;
+        const double *restrict q = j->q + qo, *restrict k = j->k + ko;
+        const double *restrict v = j->v + ko;
+        double *restrict dq = j->dq + qo, *restrict dkk = j->dk_ + ko;
+        double *restrict dv = j->dv + ko;
+        double *dp = j->dscore + (size_t)bh * sk;
+        for (int t = 0; t < sq; t++)
+            memset(dq + (size_t)t * d, 0, (size_t)dk * sizeof *dq);
+        for (int s = 0; s < sk; s++) {
+            memset(dkk + (size_t)s * d, 0, (size_t)dk * sizeof *dkk);
+            memset(dv + (size_t)s * d, 0, (size_t)dk * sizeof *dv);
+        }
+        for (int t = 0; t < sq; t++) {
+            const double *w_t = j->w + ((size_t)bh * sq + t) * sk;
+            const double *restrict do_t = j->dout + qo + (size_t)t * d;
+            double dot = 0.0;                   /* sum_s w_ts <dout_t, v_s> */
+            row_dots(dp, do_t, v, sk, dk, d);
+            for (int s = 0; s < sk; s++)
+                dot += w_t[s] * dp[s];
+            for (int s = 0; s < sk; s++) {
+                if (w_t[s] == 0.0)
+                    continue;                   /* masked: no gradient */
+                double g = j->kappa * (w_t[s] * (dp[s] - dot));
+                for (int c = 0; c < dk; c++) {
+                    dv[(size_t)s * d + c] += w_t[s] * do_t[c];
+                    dq[(size_t)t * d + c] += g * k[(size_t)s * d + c];
+                    dkk[(size_t)s * d + c] += g * q[(size_t)t * d + c];
+                }
+            }
+        }
+    }
+}
+
 /* Multi-head attention over a batch: out[B*sq x d] from xq[B*sq x d] and
    xkv[B*sk x d]; mask[B x sq x sk]. */
 static void attn_forward(Model *m, const AttnBlock *p, AttnCache *a, double *out,
                          const double *xq, const double *xkv, int B, int sq,
                          int sk, const unsigned char *mask)
 {
-    ModelCache *c = m->cache;
-    int d = m->cfg.d_model, h = m->cfg.heads, dk = d / h;
-    double kappa = kappa_of(m);
+    int d = m->cfg.d_model, h = m->cfg.heads;
     a->xq = xq, a->xkv = xkv;
     linear_forward(a->q, xq, p->w_q, p->b_q, B * sq, d, d);
     linear_forward(a->k, xkv, p->w_k, p->b_k, B * sk, d, d);
     linear_forward(a->v, xkv, p->w_v, p->b_v, B * sk, d, d);
-    PROF(PROF_ATTN, for (int b = 0; b < B; b++)
-        for (int i = 0; i < h; i++) {
-            size_t qo = (size_t)b * sq * d, ko = (size_t)b * sk * d;
-            mha_split_head(c->qh, a->q + qo, sq, d, dk, i);
-            mha_split_head(c->kh, a->k + ko, sk, d, dk, i);
-            mha_split_head(c->vh, a->v + ko, sk, d, dk, i);
-            attention_masked(c->oh, a->w + ((size_t)b * h + i) * sq * sk, c->qh,
-                             c->kh, c->vh, mask + (size_t)b * sq * sk, sq, sk,
-                             dk, dk, kappa);
-            mha_merge_head(a->concat + qo, c->oh, sq, d, dk, i);
-        });
+    HeadJob j = { a->q, a->k, a->v, a->concat, a->w, mask, h, sq, sk, d, d / h,
+                  kappa_of(m), NULL, NULL, NULL, NULL, NULL };
+    PROF(PROF_ATTN, par_for(B * h, head_forward, &j));
     linear_forward(out, a->concat, p->w_o, p->b_o, B * sq, d, d);
 }
 
@@ -439,30 +536,13 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
                           double *dxkv, int B, int sq, int sk)
 {
     ModelCache *c = m->cache;
-    int d = m->cfg.d_model, h = m->cfg.heads, dk = d / h;
-    double kappa = kappa_of(m);
-    size_t nq = (size_t)B * sq * d, nk = (size_t)B * sk * d;
-    memset(c->dconcat, 0, nq * sizeof *c->dconcat);
+    int d = m->cfg.d_model, h = m->cfg.heads;
+    memset(c->dconcat, 0, (size_t)B * sq * d * sizeof *c->dconcat);
     linear_backward_fast(c->dconcat, g->w_o, g->b_o, dout, a->concat, p->w_o,
                          B * sq, d, d, c->work);
-    PROF(PROF_ATTN, for (int b = 0; b < B; b++)
-        for (int i = 0; i < h; i++) {
-            size_t qo = (size_t)b * sq * d, ko = (size_t)b * sk * d;
-            mha_split_head(c->qh, a->q + qo, sq, d, dk, i);
-            mha_split_head(c->kh, a->k + ko, sk, d, dk, i);
-            mha_split_head(c->vh, a->v + ko, sk, d, dk, i);
-            mha_split_head(c->oh, c->dconcat + qo, sq, d, dk, i);
-            memset(c->dqh, 0, (size_t)sq * dk * sizeof *c->dqh);
-            memset(c->dkh, 0, (size_t)sk * dk * sizeof *c->dkh);
-            memset(c->dvh, 0, (size_t)sk * dk * sizeof *c->dvh);
-            attention_masked_backward(c->dqh, c->dkh, c->dvh, c->dw, c->oh,
-                                      a->w + ((size_t)b * h + i) * sq * sk,
-                                      c->qh, c->kh, c->vh, sq, sk, dk, dk, kappa);
-            mha_merge_head(c->dq + qo, c->dqh, sq, d, dk, i);
-            mha_merge_head(c->dk + ko, c->dkh, sk, d, dk, i);
-            mha_merge_head(c->dv + ko, c->dvh, sk, d, dk, i);
-        });
-    (void)nk;
+    HeadJob j = { a->q, a->k, a->v, a->concat, a->w, NULL, h, sq, sk, d, d / h,
+                  kappa_of(m), c->dconcat, c->dq, c->dk, c->dv, c->dscore };
+    PROF(PROF_ATTN, par_for(B * h, head_backward, &j));
     linear_backward_fast(dxq, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
     linear_backward_fast(dxkv, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
     linear_backward_fast(dxkv, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);

@@ -9,7 +9,7 @@ import pty
 import re
 import subprocess
 
-from helpers import (BIN, TOP, TempDir, expect_bad_input, expect_bad_inputs,
+from helpers import (BIN, TOP, Skip, TempDir, expect_bad_input, expect_bad_inputs,
                      numpy, run, torch)
 import ch08_torch
 
@@ -18,8 +18,8 @@ SMALL = ['--d-model', '16', '--heads', '2', '--d-ff', '24', '--batch', '8',
          '--max-len', '6', '--symbols', '6', '--eval', '0']
 
 
-def ok(args):
-    rc, out, err = run(PROG, args, timeout=300)
+def ok(args, env=None):
+    rc, out, err = run(PROG, args, timeout=300, env=env)
     assert rc == 0 and err == '', '%s %s: status %d, %r' % (PROG, ' '.join(args), rc, err[:300])
     return out
 
@@ -65,14 +65,14 @@ def test_gradients_match_torch_autograd_pre_norm():
     check_gradients(['--norm', 'pre', '--smoothing', '0.2'])
 
 
-def test_first_20_losses_match_torch():
+def first_20_losses_match_torch(args, env=None):
     t, np = torch(), numpy()
     steps, warmup = 20, 8
     with TempDir() as d:
         init = os.path.join(d.path, 'init')
-        args = SMALL + ['--dropout', '0', '--warmup', str(warmup)]
+        args = args + ['--dropout', '0', '--warmup', str(warmup)]
         ok(args + ['--steps', '0', '--save', init])
-        trace = ok(args + ['--steps', str(steps), '--trace'])
+        trace = ok(args + ['--steps', str(steps), '--trace'], env)
         batches = ch08_torch.read_batches(t, ok(args + ['--batches', str(steps)]))
         cfg, model = torch_model(t, np, init)
     losses_c = [float(l.split()[1]) for l in trace.split('\n') if l and not l.startswith('#')]
@@ -90,6 +90,49 @@ def test_first_20_losses_match_torch():
         assert rel <= 1e-9, 'step %d: C loss %.17g, PyTorch %.17g (relative %.2g)' % (
             k + 1, losses_c[k], loss.item(), rel)
     assert losses_c[-1] < losses_c[0] - 0.2, 'the loss did not fall: %s' % losses_c
+
+
+def test_first_20_losses_match_torch():
+    first_20_losses_match_torch(SMALL)
+
+
+# Large enough that the products are split among threads (gemm.c splits a
+# product of at least 32768 multiply-adds).
+THREADED = ['--d-model', '32', '--heads', '4', '--d-ff', '64', '--batch', '16',
+            '--max-len', '8', '--symbols', '8', '--eval', '0']
+
+
+def test_openblas_products_and_two_threads_match_torch():
+    """ATTN_BLAS=openblas (Section "Calling OpenBLAS instead") with two
+    threads: the same 1e-9 agreement with PyTorch."""
+    if not os.path.exists('/usr/lib/x86_64-linux-gnu/libopenblas.so.0'):
+        raise Skip('libopenblas.so.0 is not installed (Debian package libopenblas0-pthread)')
+    first_20_losses_match_torch(THREADED, {'ATTN_BLAS': 'openblas', 'OMP_NUM_THREADS': '2'})
+
+
+def test_threads_change_no_bit():
+    """Each output block is summed by one thread in a fixed order, so one,
+    two and three threads train the same model bit for bit."""
+    steps = lambda env: [l for l in ok(THREADED + ['--steps', '12', '--trace'], env).split('\n')
+                         if l and not l.startswith('#')]
+    one = steps({'OMP_NUM_THREADS': '1'})
+    assert len(one) == 12, one
+    for n in ('2', '3'):
+        assert steps({'OMP_NUM_THREADS': n}) == one, '%s threads changed the losses' % n
+
+
+def test_report_replays_the_record():
+    out = ok(['--report', 'data/ch08-measured.dat'])
+    for section in ('machine', 'speed', 'profile of the first version',
+                    'profile, own products', 'profile, openblas products'):
+        assert '## ' + section in out, section
+    rows = [l.split() for l in out.split('## speed')[1].split('\n\n')[0].split('\n')[2:]]
+    assert {(r[0], r[1]) for r in rows} == {('book', '1'), ('book', '2'),
+                                            ('larger', '1'), ('larger', '2')}, rows
+    for r in rows:    # the ratios are PyTorch's time over C's
+        pt, own, ob = float(r[2]), float(r[3]), float(r[5])
+        assert abs(pt / own - float(r[4].strip('(x)'))) < 0.01, r
+        assert abs(pt / ob - float(r[6].strip('(x)'))) < 0.01, r
 
 
 def test_resume_is_bit_identical():
@@ -154,6 +197,8 @@ def test_bad_options():
         (['--norm', 'middle'], ['--norm']),
         (['--frobnicate'], ['--frobnicate']),
         (['extra'], ['extra']),
+        (['--report', 'Makefile'], ['Makefile:1']),
+        (['--report', 'no/such/record'], ['no/such/record']),
     ])
 
 

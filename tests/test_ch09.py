@@ -513,3 +513,20 @@ def test_attention_maps_are_distributions():
                     assert int(j) <= int(i) or float(w) == 0.0, line
         for i, r in rows.items():
             assert abs(sum(r.values()) - 1) < 5e-3, 'map %d row %d sums to %g' % (k, i, sum(r.values()))
+
+
+def test_make_train_record_reaches_99_percent():
+    """The record of make train RECORD=1 that Chapter 9 quotes: the weights
+    were chosen on the validation set, and greedy decoding gets at least 99%
+    of the test set exactly right in both directions.  (Its time is printed, not asserted.)"""
+    path = os.path.join(TOP, 'data', 'ch09-full-train.dat')
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    assert text.startswith('# Chapter 9 measurements: make train RECORD=1'), path
+    assert re.search(r'^kept the (weights of step \d+|mean) \(validation exact match', text, re.M), \
+        'the record does not say which weights were kept'
+    greedy = re.findall(r'^(\S+) greedy +exact match +(\d+)/(\d+) =', text, re.M)
+    assert len(greedy) == 2, greedy
+    for direction, right, total in greedy:
+        assert int(total) == 1000 and int(right) >= 990, '%s: %s/%s' % (direction, right, total)
+    assert re.search(r'^\d+ s wall, load', text, re.M), 'the record has no time'

@@ -3,13 +3,25 @@
 (build/bin/ch08-training --bench) and of the identical model in PyTorch
 (tests/ch08_torch.py: same weights, same batches, float64 both, dropout 0.1
 both, the same number of threads), for the book's configuration and a larger
-one.  Prints each figure against the goal (C at least 1.5x faster); never
-fails on time, since the machine may be shared.
+one, with one thread and with two.  C runs twice: with its own products
+(gemm.c) and with OpenBLAS's dgemm (ATTN_BLAS=openblas), the BLAS PyTorch
+uses.  Each side's time is its fastest step (a busy machine only ever adds
+time).  Prints each figure against the goal (C with OpenBLAS's products at
+least 1.5x faster than PyTorch) and exits with status 1 if one misses it.
 
-Usage: tools/bench_train.py [--threads N] [--steps N]
+  --record FILE   also write the measurements as Chapter 8 shows them
+                  (data/ch08-measured.dat; `make bench-train RECORD=1`)
+  --before PROG   an older ch08-training whose profile the record keeps as
+                  "the first version" (without it, the record keeps that
+                  section of FILE as it was)
+
+Usage: tools/bench_train.py [--threads N] [--steps N] [--record FILE] [--before PROG]
 """
 import argparse
+import datetime
 import os
+import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -18,96 +30,173 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 PROG = os.path.join(TOP, 'build', 'bin', 'ch08-training')
+GOAL = 1.5
 
 CONFIGS = [
-    ('book: N=2 d=32 h=4 d_ff=64, batch 32 x len 10',
+    ('book', 'N=2 d=32 h=4 d_ff=64, batch 32 x len 10',
      ['--max-len', '10', '--min-len', '10', '--batch', '32']),
-    ('larger: N=2 d=128 h=8 d_ff=512, batch 32 x len 20',
+    ('larger', 'N=2 d=128 h=8 d_ff=512, batch 32 x len 20',
      ['--d-model', '128', '--heads', '8', '--d-ff', '512', '--max-len', '20',
       '--min-len', '20', '--batch', '32']),
 ]
 
 
-def c_output(args, threads):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    return subprocess.run([PROG] + args, capture_output=True, text=True, check=True,
+def c_output(args, threads, blas=False, prog=PROG):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    env.pop('ATTN_BLAS', None)
+    if blas:
+        env['ATTN_BLAS'] = 'openblas'
+    return subprocess.run([prog] + args, capture_output=True, text=True, check=True,
                           env=env).stdout
+
+
+def c_bench(args, threads, steps, blas=False, prog=PROG):
+    """(fastest ms, profile lines) of prog --bench."""
+    out = c_output(args + ['--bench', str(steps), '--profile'], threads, blas, prog)
+    m = re.search(r'fastest ([0-9.]+) ms', out)
+    ms = float(m.group(1)) if m else float(out.split()[0])
+    prof = [l for l in out.split('\n')[2:] if l.strip()]
+    return ms, prof
+
+
+def torch_bench(torch, np, ch08_torch, args, threads, steps):
+    torch.set_num_threads(threads)
+    with tempfile.TemporaryDirectory() as d:
+        init = os.path.join(d, 'init')
+        c_output(args + ['--steps', '0', '--eval', '0', '--save', init], 1)
+        batches = ch08_torch.read_batches(
+            torch, c_output(args + ['--batches', str(steps + 2)], 1))
+        cfg, flat, _, _, _ = ch08_torch.read_checkpoint(init, np)
+    model = ch08_torch.build(torch, cfg)
+    ch08_torch.load_flat(torch, model, cfg, flat)
+    model.train()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
+    times = []
+    for k, (src, tgt_in, tgt_out) in enumerate(batches):
+        t0 = time.perf_counter()
+        opt.zero_grad()
+        loss = model.loss(src, tgt_in, tgt_out)
+        loss.backward()
+        opt.step()
+        if k >= 2:
+            times.append(time.perf_counter() - t0)
+    return 1e3 * min(times)
 
 
 def blas_report(torch):
     lines = []
-    cfg = torch.__config__.show()
-    for l in cfg.split('\n'):
-        if 'BLAS' in l or 'LAPACK' in l:
-            lines.append('torch config: ' + l.strip())
-    for cmd in (['update-alternatives', '--display', 'libblas.so.3-x86_64-linux-gnu'],):
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True).stdout
-            lines += ['alternatives: ' + l.strip() for l in out.split('\n')
-                      if 'link currently points to' in l]
-        except OSError:
-            pass
+    for l in torch.__config__.show().split('\n'):
+        if 'BLAS_INFO' in l:
+            lines.append('torch config: ' + ', '.join(
+                x.strip() for x in l.split(',') if 'BLAS' in x or 'LAPACK' in x))
+    real = os.path.realpath('/usr/lib/x86_64-linux-gnu/libblas.so.3')
+    lines.append('libblas.so.3 (PyTorch) -> ' + real)
+    real = os.path.realpath('/usr/lib/x86_64-linux-gnu/libopenblas.so.0')
+    lines.append('libopenblas.so.0 (C, ATTN_BLAS=openblas) -> ' + real)
+    return lines
+
+
+def cpu_model():
     try:
-        import glob
-        libs = [p for p in glob.glob('/usr/lib/python3/dist-packages/torch/lib/*.so*')
-                if 'libtorch_cpu' in p]
-        for p in libs[:1]:
-            out = subprocess.run(['ldd', p], capture_output=True, text=True).stdout
-            lines += ['ldd libtorch_cpu: ' + l.strip() for l in out.split('\n')
-                      if 'blas' in l or 'lapack' in l]
-            real = os.path.realpath('/usr/lib/x86_64-linux-gnu/libblas.so.3')
-            lines.append('libblas.so.3 -> ' + real)
+        out = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
+        for l in out.split('\n'):
+            if l.startswith('Model name:'):
+                return l.split(':', 1)[1].strip()
     except OSError:
         pass
-    return lines
+    return platform.processor() or 'unknown'
+
+
+def old_section(path, title):
+    """The lines of section title in an earlier record, or None."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        return None
+    for i, l in enumerate(lines):
+        if l.startswith('## ' + title):
+            body = [l]
+            for x in lines[i + 1:]:
+                if not x.strip():
+                    break
+                body.append(x)
+            return body
+    return None
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--threads', type=int, default=1)
+    ap.add_argument('--threads', type=int, action='append')
     ap.add_argument('--steps', type=int, default=20)
+    ap.add_argument('--record')
+    ap.add_argument('--before')
     a = ap.parse_args()
+    threads = a.threads or [1, 2]
     import numpy as np
     import torch
     import ch08_torch
-    torch.set_num_threads(a.threads)
+    load = os.getloadavg()[0]
     print('bench-train: one training step (forward, backward, Adam), float64, '
-          '%d thread(s), median of %d steps' % (a.threads, a.steps))
-    for l in blas_report(torch):
+          'fastest of %d steps; load %.2f when it began' % (a.steps, load))
+    blas = blas_report(torch)
+    for l in blas:
         print('  ' + l)
-    for name, args in CONFIGS:
-        with tempfile.TemporaryDirectory() as d:
-            init = os.path.join(d, 'init')
-            c_output(args + ['--steps', '0', '--eval', '0', '--save', init], a.threads)
-            out = c_output(args + ['--bench', str(a.steps), '--profile'], a.threads)
-            c_ms = float(out.split()[0])
-            batches = ch08_torch.read_batches(
-                torch, c_output(args + ['--batches', str(a.steps + 2)], a.threads))
-            cfg, flat, _, _, _ = ch08_torch.read_checkpoint(init, np)
-        model = ch08_torch.build(torch, cfg)
-        ch08_torch.load_flat(torch, model, cfg, flat)
-        model.train()
-        opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
-        times = []
-        for k, (src, tgt_in, tgt_out) in enumerate(batches):
-            t0 = time.perf_counter()
-            opt.zero_grad()
-            loss = model.loss(src, tgt_in, tgt_out)
-            loss.backward()
-            opt.step()
-            if k >= 2:
-                times.append(time.perf_counter() - t0)
-        times.sort()
-        t_ms = 1e3 * times[len(times) // 2]
-        ratio = t_ms / c_ms
-        flag = 'ok' if ratio >= 1.5 else 'BELOW GOAL'
-        print('  %s' % name)
-        print('    C %8.2f ms   PyTorch %8.2f ms   PyTorch/C %5.2fx  (goal >= 1.5x, aim 2x)  %s'
-              % (c_ms, t_ms, ratio, flag))
-        for l in out.split('\n')[1:]:
-            if l.strip():
+    rows, profiles, missed = [], {}, 0
+    for key, name, args in CONFIGS:
+        for t in threads:
+            own, prof_own = c_bench(args, t, a.steps)
+            ob, prof_ob = c_bench(args, t, a.steps, blas=True)
+            pt = torch_bench(torch, np, ch08_torch, args, t, a.steps)
+            profiles[(key, t, 'own')], profiles[(key, t, 'openblas')] = prof_own, prof_ob
+            ok = pt / ob >= GOAL
+            missed += not ok
+            rows.append((key, t, pt, own, ob))
+            print('  %s, %d thread(s)' % (name, t))
+            print('    PyTorch %8.2f ms   C (own products) %8.2f ms  %5.2fx   '
+                  'C (OpenBLAS products) %8.2f ms  %5.2fx   goal >= %.1fx  %s'
+                  % (pt, own, pt / own, ob, pt / ob, GOAL, 'OK' if ok else 'BELOW GOAL'))
+    for (key, t, kind), prof in sorted(profiles.items()):
+        if key == 'larger' and t == 1:
+            print('  profile, larger configuration, 1 thread, %s products:' % kind)
+            for l in prof:
                 print('      ' + l)
-    return 0
+    if a.record:
+        write_record(a, rows, profiles, blas, load, torch)
+    return 1 if missed else 0
+
+
+def write_record(a, rows, profiles, blas, load, torch):
+    before = None
+    if a.before:
+        _, prof = c_bench(CONFIGS[1][2], 1, a.steps, prog=a.before)
+        before = ['## profile of the first version (%s, one thread, larger configuration)'
+                  % os.path.basename(a.before)] + prof
+    else:
+        before = old_section(a.record, 'profile of the first version')
+    when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    out = ['# Chapter 8 measurements: make bench-train RECORD=1 (tools/bench_train.py)',
+           '# each time is the fastest of %d training steps' % a.steps, '',
+           '## machine',
+           'cpu: %s (%d logical CPUs)' % (cpu_model(), os.cpu_count() or 0),
+           'measured: %s, 1-minute load average %.2f at the start' % (when, load),
+           'PyTorch %s, float64 on both sides' % torch.__version__] + blas + ['',
+           '## speed',
+           '%-7s %7s %11s %16s %21s' % ('config', 'threads', 'PyTorch ms',
+                                          'C own ms (x)', 'C OpenBLAS ms (x)')]
+    for key, t, pt, own, ob in rows:
+        out.append('%-7s %7d %11.2f %9.2f (%4.2fx) %13.2f (%4.2fx)'
+                   % (key, t, pt, own, pt / own, ob, pt / ob))
+    out.append('')
+    if before:
+        out += before + ['']
+    for kind in ('own', 'openblas'):
+        prof = profiles.get(('larger', 1, kind))
+        if prof:
+            out += ['## profile, %s products (one thread, larger configuration)' % kind] + prof + ['']
+    with open(a.record, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(out))
+    print('recorded in %s' % a.record)
 
 
 if __name__ == '__main__':
