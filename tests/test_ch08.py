@@ -287,12 +287,8 @@ def test_experiment_data_have_four_curves():
             assert c[-1][0] == curves[0][-1][0], name
 
 
-def test_demo_is_quick():
-    import resource
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def test_demo_shows_the_loss_fall():
+    """The demo's time is a budget of make bench-demos, not a test."""
     out = ok([])
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    assert cpu < 1.0, 'the demo took %.2f s of CPU (the book promises under 1 s)' % cpu
     rows = [l.split() for l in out.split('\n') if l and l[0] != '#']
     assert float(rows[-1][3]) < float(rows[0][3]) - 1.0, 'the demo\'s loss did not fall: %s' % out

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-DPI = 16
+DPI = 20
 INK = 160           # a grey value below this is ink
 
 
@@ -94,9 +94,10 @@ def measure(pdf):
     body = []
     for bands, h in pages:
         b = list(bands)
-        if b and b[0][1] < 0.10 * h:          # the running head
+        # the running head and the folio: a thin band near the top or bottom
+        if b and b[0][0] < 0.12 * h and b[0][1] - b[0][0] <= 0.03 * h:
             b = b[1:]
-        if b and b[-1][0] > 0.90 * h:         # the folio
+        if b and b[-1][0] > 0.88 * h and b[-1][1] - b[-1][0] <= 0.03 * h:
             b = b[:-1]
         body.append((b[0][0], b[-1][1]) if b else None)
     tops = sorted(t for t, _ in filter(None, body))
