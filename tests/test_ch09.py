@@ -454,7 +454,8 @@ def test_training_and_decoding_run_clean_under_the_sanitizers():
 
 
 def test_kv_cache_on_the_trained_model_gives_the_same_translations():
-    out = build_output('ch09-translate --kv-bench --model ' + CKPT)
+    rc, out, err = run(PROG, ['--kv-bench', '--model', CKPT], timeout=120)
+    assert rc == 0, err[-2000:]
     lines = [l for l in out.split('\n') if 'identical' in l]
     assert len(lines) == 2, out
     for l in lines:
