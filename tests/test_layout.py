@@ -1,0 +1,72 @@
+"""The page as a reader sees it: no body page left mostly empty (other than a
+chapter's last), and no line running into the margin, in all three editions."""
+import os
+import re
+import shutil
+import sys
+
+from helpers import TOP, Skip
+
+B = os.path.join(TOP, 'build')
+EDITIONS = ('zh', 'en', 'bilingual')
+sys.path.insert(0, os.path.join(TOP, 'tools'))
+import pagefill  # noqa: E402
+
+
+def test_no_body_page_is_40_percent_empty():
+    if not shutil.which('pdftoppm'):
+        raise Skip('pdftoppm is not installed (Debian package poppler-utils)')
+    problems = []
+    for e in EDITIONS:
+        pdf = os.path.join(B, 'book-%s.pdf' % e)
+        assert os.path.exists(pdf), '%s is missing: run make' % pdf
+        pages = pagefill.measure(pdf)
+        empty = ['%d (%.0f%%)' % (n, 100 * left) for n, kind, left in pages
+                 if kind == 'body' and left >= 0.4]
+        if empty:
+            problems.append('book-%s.pdf: pages 40%% or more empty at the bottom: %s'
+                            % (e, ', '.join(empty)))
+    assert not problems, '\n'.join(problems) + '\n(tools/pagefill.py --list PDF shows them)'
+
+
+def test_the_measure_sees_an_empty_page():
+    """pagefill finds the one empty page of a small book built here with
+    XeLaTeX: a chapter whose first page holds three lines, then full pages;
+    the last page of each chapter may be short."""
+    if not shutil.which('xelatex') or not shutil.which('pdftoppm'):
+        raise Skip('xelatex or pdftoppm missing')
+    import subprocess
+    import tempfile
+    filler = '\n\n'.join([' '.join(['word'] * 14)] * 150)
+    tex = (r'\documentclass[oneside]{book}\usepackage{fancyhdr}\pagestyle{fancy}'
+           r'\fancyhf{}\fancyhead[L]{\leftmark}\fancyhead[R]{\thepage}'
+           r'\begin{document}\chapter{One}line one\par line two\par line three\newpage '
+           + filler + r'\chapter{Two}' + filler + r'\end{document}')
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, 't.tex'), 'w').write(tex)
+        subprocess.run(['xelatex', '-interaction=batchmode', 't.tex'], cwd=d,
+                       capture_output=True, timeout=120)
+        pages = pagefill.measure(os.path.join(d, 't.pdf'))
+    empty = [n for n, kind, left in pages if kind == 'body' and left >= 0.4]
+    assert len(empty) == 1, 'expected exactly the short page, got %s of %s' % (empty, pages)
+
+
+def overfull(log):
+    text = open(log, encoding='utf-8', errors='replace').read()
+    return re.findall(r'^Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\) (.*)$', text, re.M)
+
+
+def test_no_overfull_box_in_any_edition():
+    """No line runs into the margin in any edition.  The bilingual edition's
+    side-by-side columns (paracol) still overfill a page's box by a few
+    points while balancing them ('while \\output is active'): those are
+    not lines in the margin, and are left out here (known, issue 13)."""
+    problems = []
+    for e in EDITIONS:
+        log = os.path.join(B, 'book-%s.log' % e)
+        assert os.path.exists(log), '%s is missing: run make' % log
+        for size, where in overfull(log):
+            if e == 'bilingual' and 'while \\output is active' in where:
+                continue
+            problems.append('book-%s: %spt %s' % (e, size, where))
+    assert not problems, 'overfull boxes (build/book-*.log):\n' + '\n'.join(problems[:20])
