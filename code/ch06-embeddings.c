@@ -326,7 +326,8 @@ static void show_example_sentence(Rng *rng)
         tiny_forward(m, swapped, target_tokens, with_pe, mem2, y, logits);
         swap_rows(mem2, 1, 5);                          /* undo the swap */
         printf(CLI_TR("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
-                      "changes the memory by %.3g\n", "%-7s 两个 the 的行相差 %.3g；"
+                      "changes the memory by %.3g\n",
+                      "%-7s 两个 the 的行相差 %.3g；"
                       "交换 cat 和 mat，memory 变化 %.3g\n"), with_pe ? "PE:" : "no PE:",
                max_abs_diff(memory, memory + 4 * XD, XD),
                max_abs_diff(memory, mem2, S_SRC * XD));
@@ -339,7 +340,8 @@ static void show_example_sentence(Rng *rng)
         int last = S_TGT - 1;
         printf(CLI_TR("changing the last target token changes decoder positions 0-5 "
                       "by %.3g and position 6 by %.3g\n",
-                      "改变最后一个目标词元：解码器位置 0-5 变化 %.3g，位置 6 变化 %.3g\n"),
+                      "改变最后一个目标词元：解码器位置 0-5 变化 %.3g，"
+                      "位置 6 变化 %.3g\n"),
                max_abs_diff(y, y2, last * XD),
                max_abs_diff(y + last * XD, y2 + last * XD, XD));
     }

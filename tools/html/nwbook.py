@@ -303,7 +303,7 @@ def replace_macro(text, name, nargs, fn, optional=False):
             continue
         rep = fn(*args)
         # \raggedleft\zhen{..}{..} must not become \raggedleftclosed
-        if rep[:1].isalpha() and re.search(r'\\[A-Za-z]+$', ''.join(out[-1:])):
+        if rep[:1].isalpha() and re.search(r'\\[A-Za-z]+\Z', ''.join(out[-1:])):
             rep = '{}' + rep
         out.append(rep)
         i = j
