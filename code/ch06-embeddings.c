@@ -328,8 +328,8 @@ static void show_example_sentence(Rng *rng)
         printf(CLI_TR("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
                       "changes the memory by %.3g\n",
                       "%-7s 两个 the 的行相差 %.3g；"
-                      "交换 cat 和 mat，memory 变化 %.3g\n"), with_pe ? "PE:" : "no PE:",
-               max_abs_diff(memory, memory + 4 * XD, XD),
+                      "交换 cat 和 mat，memory 变化 %.3g\n"),
+               with_pe ? "PE:" : "no PE:", max_abs_diff(memory, memory + 4 * XD, XD),
                max_abs_diff(memory, mem2, S_SRC * XD));
     }
     {
