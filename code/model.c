@@ -653,11 +653,22 @@ static void embed_batch(Model *m, EmbCache *e, const int *tok, int B, int len, i
     });
 }
 
+/* A stack's final LayerNorm: PRE_NORM ends each stack with one, POST_NORM
+   already normalised inside its last sublayer.  Returns the stack's output. */
+static const double *final_norm_forward(Model *m, const NormBlock *p, FinalCache *f,
+                                        const double *x, int rows)
+{
+    if (m->cfg.norm != PRE_NORM)
+        return x;
+    LayerNorm ln = model_norm(m, p);
+    PROF(PROF_NORM, layernorm_forward(&ln, f->y, f->mean, f->rstd, x, rows));
+    return f->y;
+}
+
 /* Runs the encoder on src[B x S]; returns the memory. */
 static const double *encode_pass(Model *m, const int *src, int B, int S, int train)
 {
     ModelCache *c = m->cache;
-    int d = m->cfg.d_model;
     memcpy(c->src, src, (size_t)B * S * sizeof *c->src);
     for (size_t i = 0; i < (size_t)B * S; i++)
         c->src_valid[i] = src[i] != TOK_PAD;
@@ -677,14 +688,7 @@ static const double *encode_pass(Model *m, const int *src, int B, int S, int tra
         sub_end(m, &e->sub[1], &p->norm2, rows, train);
         x = e->sub[1].y;
     }
-    if (m->cfg.norm == PRE_NORM) {
-        LayerNorm ln = model_norm(m, &m->p.enc_final);
-        PROF(PROF_NORM, layernorm_forward(&ln, c->enc_final.y, c->enc_final.mean,
-                                          c->enc_final.rstd, x, rows));
-        x = c->enc_final.y;
-    }
-    (void)d;
-    return x;
+    return final_norm_forward(m, &m->p.enc_final, &c->enc_final, x, rows);
 }
 
 /* Runs the decoder on tgt_in[B x T] reading memory[B*S x d]; returns its
@@ -723,13 +727,7 @@ static const double *decode_pass(Model *m, const double *memory, const int *tgt_
         sub_end(m, &e->sub[2], &p->norm3, rows, train);
         x = e->sub[2].y;
     }
-    if (m->cfg.norm == PRE_NORM) {
-        LayerNorm ln = model_norm(m, &m->p.dec_final);
-        PROF(PROF_NORM, layernorm_forward(&ln, c->dec_final.y, c->dec_final.mean,
-                                          c->dec_final.rstd, x, rows));
-        x = c->dec_final.y;
-    }
-    return x;
+    return final_norm_forward(m, &m->p.dec_final, &c->dec_final, x, rows);
 }
 
 /* logits[rows x V] = y W_e^T (section 3.4: the output shares W_e) */
