@@ -337,8 +337,8 @@ static void data_mode(const struct Options *o)
                             "= 1 x %d", "%s %s：偏置是 %d x %d，但应是 1 x d_model "
                             "= 1 x %d"), b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask;
-    mask = NULL;                        /* no mask until Chapter 4 reads one */
+    unsigned char *mask = NULL;         /* no mask unless one is given */
+    /* --mask and --key-padding: Chapter 4 reads them */
     mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = { 0, 0, NULL };
     if (o->grad)
