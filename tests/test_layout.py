@@ -13,6 +13,29 @@ sys.path.insert(0, os.path.join(TOP, 'tools'))
 import pagefill  # noqa: E402
 
 
+def measured(pdf):
+    """pagefill's measure of PDF, kept in build/test-cache/ beside a key of
+    the PDF's size and time (rendering three editions costs ~10 CPU-s), so
+    a make test on an unchanged book renders nothing."""
+    import json
+    st = os.stat(pdf)
+    cache = os.path.join(B, 'test-cache')
+    os.makedirs(cache, exist_ok=True)
+    path = os.path.join(cache, '%s.%d.%d.pagefill.json'
+                        % (os.path.basename(pdf), st.st_size, st.st_mtime_ns))
+    try:
+        with open(path) as f:
+            return [tuple(p) for p in json.load(f)]
+    except (OSError, ValueError):
+        pass
+    pages = pagefill.measure(pdf)
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    with open(tmp, 'w') as f:
+        json.dump(pages, f)
+    os.replace(tmp, path)
+    return pages
+
+
 def test_no_body_page_is_40_percent_empty():
     if not shutil.which('pdftoppm'):
         raise Skip('pdftoppm is not installed (Debian package poppler-utils)')
@@ -20,7 +43,7 @@ def test_no_body_page_is_40_percent_empty():
     for e in EDITIONS:
         pdf = os.path.join(B, 'book-%s.pdf' % e)
         assert os.path.exists(pdf), '%s is missing: run make' % pdf
-        pages = pagefill.measure(pdf)
+        pages = measured(pdf)
         empty = ['%d (%.0f%%)' % (n, 100 * left) for n, kind, left in pages
                  if kind == 'body' and left >= 0.4]
         if empty:

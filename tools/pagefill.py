@@ -15,7 +15,8 @@ one that opens a chapter, an appendix, the references or an index), a page of th
 before a chapter that opens on the right).
 
 Prints one line per PDF:  PDF  pages  empty  blank  (and with --list, the
-empty pages with how much of each is blank).  Pictures count as ink, so a
+empty pages with how much of each is blank); exits 1 if any page is empty,
+2 if a PDF is missing.  Pictures count as ink, so a
 figure fills its page as text does.  Python standard library and
 poppler-utils only.
 """
@@ -136,6 +137,8 @@ def main(argv=None):
         empty = [(n, left) for n, kind, left in pages if kind == 'body' and left >= args.empty]
         blank = sum(1 for _, kind, _ in pages if kind == 'blank')
         print('%s  pages %d  empty %d  blank %d' % (pdf, len(pages), len(empty), blank))
+        if empty:
+            status = 1
         if args.list:
             for n, left in empty:
                 print('  page %d: %.0f%% blank' % (n, 100 * left))
