@@ -88,7 +88,7 @@ static void two_implementations(void)
     static double store[4 * d * d + 4 * d], q[s_q * d], k[s_k * d], v[s_k * d];
     static double out1[s_q * d], out2[s_q * d];
     static double w1[h * s_q * s_k], w2[h * s_q * s_k];
-    static double work[1024];           /* mha_work_size(5, 7, 12, 3) is 384 */
+    double *work = xcalloc(mha_work_size(s_q, s_k, d, h), sizeof *work);
     Rng rng;
     rng_seed(&rng, 3);
     rng_fill_normal(&rng, q, s_q * d, 0.0, 1.0);
@@ -120,6 +120,7 @@ static void two_implementations(void)
         double d_w = max_abs_diff(w1, w2, h * s_q * s_k);
         printf("%-28s %-12.3g %.3g\n", setting[c], d_out, d_w);
     }
+    free(work);
 }
 static const char *with_commas(char *buf, long n)
 {
@@ -209,7 +210,8 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
 static void hand_made_heads(int figure)
 {
     static double x[S * D], store[4 * D * D + 4 * D], out[S * D], w[H * S * S];
-    static double work[2048], xq[S * D], xk[S * D], xv[S * D];
+    static double xq[S * D], xk[S * D], xv[S * D];
+    double *work = xcalloc(mha_work_size(S, S, D, H), sizeof *work);
     Rng rng;
     rng_seed(&rng, 7);
     MhaWeights p = random_weights(&rng, store, D, H, 0);   /* W_V, W_O random */
@@ -230,33 +232,34 @@ static void hand_made_heads(int figure)
                 for (int j = 0; j < S; j++)
                     printf("%.9g%c", w[(i * S + r) * S + j], j + 1 < S ? ' ' : '\n');
         }
-        return;
-    }
-    mha_project(xq, x, p.w_q, NULL, S, D, D);
-    mha_project(xk, x, p.w_k, NULL, S, D, D);
-    mha_project(xv, x, p.w_v, NULL, S, D, D);
-    printf(CLI_TR("\n== Self-attention on \"the cat sat on the mat\"\n"
-           "d_model = %d, h = %d hand-made heads\n",
-           "\n== “the cat sat on the mat”上的自注意力\n"
-           "d_model = %d，h = %d 个手工构造的头\n"), D, H);
-    printf(CLI_TR("one input X (%d x %d) as Q, K and V; after projection\n",
-           "同一个输入 X（%d x %d）同时作为 Q、K、V；投影之后\n"), S, D);
-    printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
-    printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
-    printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
-    for (int i = 0; i < H; i++) {
-        printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1, head_role[i],
-               "q\\k");
-        for (int j = 0; j < S; j++)
-            printf("%6s", sentence_tokens[j]);
-        printf("\n");
-        for (int r = 0; r < S; r++) {
-            printf("%6s", sentence_tokens[r]);
+    } else {
+        mha_project(xq, x, p.w_q, NULL, S, D, D);
+        mha_project(xk, x, p.w_k, NULL, S, D, D);
+        mha_project(xv, x, p.w_v, NULL, S, D, D);
+        printf(CLI_TR("\n== Self-attention on \"the cat sat on the mat\"\n"
+               "d_model = %d, h = %d hand-made heads\n",
+               "\n== “the cat sat on the mat”上的自注意力\n"
+               "d_model = %d，h = %d 个手工构造的头\n"), D, H);
+        printf(CLI_TR("one input X (%d x %d) as Q, K and V; after projection\n",
+               "同一个输入 X（%d x %d）同时作为 Q、K、V；投影之后\n"), S, D);
+        printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
+        printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
+        printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
+        for (int i = 0; i < H; i++) {
+            printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1, head_role[i],
+                   "q\\k");
             for (int j = 0; j < S; j++)
-                printf("%6.3f", w[(i * S + r) * S + j]);
+                printf("%6s", sentence_tokens[j]);
             printf("\n");
+            for (int r = 0; r < S; r++) {
+                printf("%6s", sentence_tokens[r]);
+                for (int j = 0; j < S; j++)
+                    printf("%6.3f", w[(i * S + r) * S + j]);
+                printf("\n");
+            }
         }
     }
+    free(work);
 }
 static const char *const w_opt[4] = { "--wq", "--wk", "--wv", "--wo" };
 static const char *const b_opt[4] = { "--bq", "--bk", "--bv", "--bo" };

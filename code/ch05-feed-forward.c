@@ -178,19 +178,19 @@ static void show_parameter_counts(void)
 }
 static void show_layernorm(void)
 {
-    double rows[3][4] = { { 1, 2, 3, 6 }, { 13, 23, 33, 63 }, { 2, 2, 2, 2 } };
-    double out[3][4];
-    LayerNorm ln = { 4, NULL, NULL, LAYERNORM_EPS };
-    layernorm_forward(&ln, out[0], NULL, NULL, rows[0], 3);
+    double rows[3 * 4] = { 1, 2, 3, 6,  13, 23, 33, 63,  2, 2, 2, 2 };   /* 3 x 4 */
+    double out[3 * 4];
+    LayerNorm ln = { .d = 4, .gamma = NULL, .beta = NULL, .eps = LAYERNORM_EPS };
+    layernorm_forward(&ln, out, NULL, NULL, rows, 3);
     for (int t = 0; t < 3; t++) {
+        const double *x = rows + 4 * t, *y = out + 4 * t;
         printf("LayerNorm(%g %g %g %g) = %.6f %.6f %.6f %.6f\n",
-               rows[t][0], rows[t][1], rows[t][2], rows[t][3],
-               out[t][0], out[t][1], out[t][2], out[t][3]);
-        print_mean_and_variance(out[t], 4);
+               x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
+        print_mean_and_variance(y, 4);
     }
     printf(CLI_TR("rows 0 and 1 (= 10 x row 0 + 3) differ by max |diff| = %.3g\n",
                   "第 0 行与第 1 行（= 10 x 第 0 行 + 3）之差 max |差| = %.3g\n"),
-           max_abs_diff(out[0], out[1], 4));
+           max_abs_diff(out, out + 4, 4));
 }
 static void demo(void)
 {
