@@ -48,7 +48,7 @@ include mk/programs.mk       # code/ -> build/bin/, build/debug/bin/
 include mk/figures.mk        # programs -> build/data/, build/fig/, build/excerpt/
 include mk/pdf.mk            # chapters, figures, excerpts -> build/book-*.pdf
 include tools/html.mk        # chapters -> build/html/, build/slides/
-include exercises/exercises.mk   # exercises -> grades, student release, Gradescope zip
+-include exercises/exercises.mk  # exercises -> grades, student release, Gradescope zip
 include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings
 include mk/bench.mk          # time budgets and recorded measurements
