@@ -10,11 +10,13 @@ typedef struct {
     uint64_t seed;
     double std;
 } Options;
+
 static struct {
     long shape[2], samples, seed;
     double std;
     int check, histogram;
 } opts = { { 3, 4 }, 200000, 1, 1.0, 0, 0 };
+
 static const CliOption options[] = {
     { "random", CLI_LONG_PAIR, "ROWS COLS", opts.shape, 1, 100000,
       .en = "print a ROWS x COLS matrix of N(0, X^2) draws",
@@ -34,6 +36,7 @@ static const CliOption options[] = {
       .zh = "--histogram 的抽样数（默认 200000）" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "[--random ROWS COLS] [--seed S] [--std X]\n--check FILE...\n"
     "--histogram [--samples N] [--seed S]",
@@ -44,6 +47,7 @@ static const CliProgram program = {
     "注释行，表头“行数 列数”，然后是若干行，每行若干个数。",
     options, "FILE...",
 };
+
 static void print_histogram(Rng *rng, long samples)
 {
     enum { BINS = 60 };
@@ -68,6 +72,7 @@ static void print_histogram(Rng *rng, long samples)
                exp(-0.5 * x * x) / sqrt(2.0 * M_PI));
     }
 }
+
 static void run(const Options *o, int argc, char **argv)
 {
     Rng rng;

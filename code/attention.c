@@ -19,6 +19,7 @@ void softmax(double *p, const double *x, int n)
     for (int j = 0; j < n; j++)         /* z >= 1: the maximum gave exp(0) */
         p[j] /= z;
 }
+
 void softmax_backward(double *dx, const double *p, const double *dp, int n)
 {
     double dot = 0.0;                   /* <p, dp> */
@@ -27,6 +28,7 @@ void softmax_backward(double *dx, const double *p, const double *dp, int n)
     for (int j = 0; j < n; j++)         /* dx_j = sum_m J_jm dp_m */
         dx[j] = p[j] * (dp[j] - dot);
 }
+
 void attention_query(double *out_i, double *w_i, const double *q_i,
                      const double *k, const double *v, int s_k, int d_k,
                      int d_v, double kappa)
@@ -44,6 +46,7 @@ void attention_query(double *out_i, double *w_i, const double *q_i,
         for (int c = 0; c < d_v; c++)
             out_i[c] += w_i[j] * v[(size_t)j * d_v + c];
 }
+
 void attention(double *out, double *w, const double *q, const double *k,
                const double *v, int s_q, int s_k, int d_k, int d_v,
                double kappa)
@@ -55,6 +58,7 @@ void attention(double *out, double *w, const double *q, const double *k,
         softmax(w + (size_t)i * s_k, w + (size_t)i * s_k, s_k);
     matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
 }
+
 void attention_backward(double *dq, double *dk, double *dv, double *dw,
                         const double *dout, const double *w, const double *q,
                         const double *k, const double *v, int s_q, int s_k,
@@ -77,6 +81,7 @@ void attention_backward(double *dq, double *dk, double *dv, double *dw,
             }
         }
 }
+
 void additive_scores(double *e, double *hq, double *hk, const double *q,
                      const double *k, const double *u_q, const double *u_k,
                      const double *u, int s_q, int s_k, int d_k, int d_a)

@@ -35,6 +35,7 @@ int decode_greedy(int *out, double *score, const DecodeConfig *c,
     free(logp);
     return n;
 }
+
 typedef struct {
     double logp;                /* log p(h): the sum over its tokens */
     int parent, token;          /* the live hypothesis it extends, and how */
@@ -49,6 +50,7 @@ static int by_score(const void *a, const void *b)
         return x->parent - y->parent;
     return x->token - y->token;
 }
+
 int decode_beam(int *out, double *score, const DecodeConfig *c,
                 NextLogProbs f, void *ctx)
 {

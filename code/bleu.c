@@ -32,6 +32,7 @@ static long clipped_matches(const int *hyp, int hl, const int *ref, int rl, int 
     }
     return m;
 }
+
 Bleu bleu_corpus(const int *const *hyp, const int *hyp_len,
                  const int *const *ref, const int *ref_len, int n, int nltk)
 {

@@ -8,6 +8,7 @@ typedef struct {
     long match[4], total[4];    /* their numerators and denominators */
     long hyp_len, ref_len;      /* c and r */
 } Bleu;
+
 /* Corpus BLEU-4 of n hypotheses against one reference each; sentence i is
    hyp[i][0..hyp_len[i]-1], tokens are ints.  nltk = 1: NLTK 3.8's
    corpus_bleu without smoothing (max(1, count) per sentence, DBL_MIN for a

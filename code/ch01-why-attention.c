@@ -16,6 +16,7 @@ typedef struct {
     char **files;                       /* the file arguments, nfiles of them */
     int nfiles;
 } Options;
+
 static Options opts = { .n = 128, .d = 512, .k = 3, .r = 16, .dilation = 1, .seed = 1 };
 #define MODE_FLAG(name, m, en_, zh_) { name, CLI_FLAG, NULL, &opts.modes[m - 1], .mode = m, \
         .en = en_, .zh = zh_ }
@@ -65,6 +66,7 @@ static const CliOption options[] = {
       .zh = "演示和 --connect 的随机输入的种子（默认 1）" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "[--seed S]\n--connect [--n N] [--k K] [--seed S]\n--table [--n N] [--d D] [--k K] [--r R]\n"
     "--sweep short|full\n--conv X W [B] [--dilation D]\n--rnn X W U B\n"
@@ -75,12 +77,14 @@ static const CliProgram program = {
     "矩阵文件：表头“行数 列数”，然后是各行；见 appA-matrix --help。",
     options, "FILE...",
 };
+
 static Matrix random_matrix(Rng *rng, int rows, int cols, double std)
 {
     Matrix m = mat_new(rows, cols);
     rng_fill_normal(rng, m.data, (size_t)rows * cols, 0.0, std);
     return m;
 }
+
 static long ceil_div(long a, long b)
 {
     return (a + b - 1) / b;
@@ -94,6 +98,7 @@ static int ceil_log(long n, long k)
         L++;
     return L;
 }
+
 /* Layers of causal convolution with k taps (dilation k^l in layer l when
    dilated) until output n depends on input 1. */
 static int conv_layers_to_connect(int n, int k, int dilated)
@@ -116,6 +121,7 @@ static int conv_layers_to_connect(int n, int k, int dilated)
     mat_free(&x), mat_free(&y), mat_free(&ones);
     return layers;
 }
+
 /* 1 if the output at position n of one self-attention layer on a random
    n x 2 input puts a positive weight on position 1, else 0. */
 static int attention_layers_to_connect(int n, Rng *rng)
@@ -128,6 +134,7 @@ static int attention_layers_to_connect(int n, Rng *rng)
     mat_free(&x), mat_free(&w), mat_free(&y);
     return connected;
 }
+
 /* One round of the parallel schedule: every h_t in next (n x d) from
    h_{t-1} in cur, the previous round's states; x is n x d too. */
 static void parallel_round(double *next, const double *cur, const double *x,
@@ -139,6 +146,7 @@ static void parallel_round(double *next, const double *cur, const double *x,
                  t > 0 ? cur + (size_t)(t - 1) * d : NULL,
                  x + (size_t)t * d, w, u, b, d, d);
 }
+
 /* The last position t (from 1) whose rows of h and h2 differ; 0 if none. */
 static int last_difference(const Matrix *h, const Matrix *h2)
 {
@@ -150,6 +158,7 @@ static int last_difference(const Matrix *h, const Matrix *h2)
             last = t + 1;
     return last;
 }
+
 /* Rounds of the parallel (Jacobi) schedule until h_n depends on x_1. */
 static int rnn_rounds_to_connect(int n)
 {
@@ -169,6 +178,7 @@ static int rnn_rounds_to_connect(int n)
     mat_free(&w), mat_free(&u), mat_free(&b);
     return rounds;
 }
+
 /* A random RNN (d = 4): the rounds until the parallel schedule equals
    rnn_forward bit for bit, and the last position t whose h_t changes when
    x_1 grows by 1. */
@@ -195,6 +205,7 @@ static void rnn_forgetting(int n, Rng *rng, int *rounds, int *last_changed)
     mat_free(&x), mat_free(&w), mat_free(&u), mat_free(&b);
     mat_free(&h), mat_free(&cur), mat_free(&next);
 }
+
 static void print_connect_header(void)
 {
     printf("#      n   k  conv  closed  dilated  closed  rnn_rounds  closed"
@@ -210,6 +221,7 @@ static void print_connect_row(int n, int k, Rng *rng)
     printf("%8d %3d %5d %7ld %8d %7d %11d %7d %10d %7d\n", n, k, conv,
            ceil_div(n - 1, k - 1), dilated, ceil_log(n, k), rounds, n, attn, 1);
 }
+
 static void print_table1(long long n, long long d, long long k, long long r)
 {
     printf("# Table 1 of the paper evaluated at n = %lld, d = %lld, k = %lld,"
@@ -225,6 +237,7 @@ static void print_table1(long long n, long long d, long long k, long long r)
     printf("self-attention-local %16lld %11d %9.2f\n", r * n * d, 1,
            (double)n / r);
 }
+
 /* max |recurrent - unrolled| for a random linear RNN (A small: stable). */
 static double linrnn_forms_differ(Rng *rng)
 {
@@ -241,12 +254,14 @@ static double linrnn_forms_differ(Rng *rng)
     mat_free(&h_rec), mat_free(&h_conv);
     return diff;
 }
+
 /* The multiply-adds of selfattn_forward on X (n x d): n^2 d for the scores
    X X^T and n^2 d for the weighted averages W X. */
 static long long self_attention_macs(int n, int d)
 {
     return 2LL * n * n * d;
 }
+
 enum { CONV_K = 3 };                /* taps of the timed convolution */
 
 /* One timing run's buffers, for n up to n_max.  Each layer maps x (n x d)
@@ -272,6 +287,7 @@ static void bench_free(Bench *B)
     mat_free(&B->x), mat_free(&B->y), mat_free(&B->weights);
     mat_free(&B->w), mat_free(&B->u), mat_free(&B->b), mat_free(&B->conv_w);
 }
+
 static void run_attention(const Bench *B)
 {
     selfattn_forward(B->y.data, B->weights.data, B->x.data, B->n, B->d);
@@ -288,6 +304,7 @@ static void run_conv(const Bench *B)
     conv1d_forward(B->y.data, B->x.data, B->conv_w.data, B->b.data, B->n,
                    B->d, B->d, CONV_K, 1);
 }
+
 static double now(void)
 {
     struct timespec ts;
@@ -308,6 +325,7 @@ static double time_trial(void (*layer)(const Bench *), const Bench *B,
     } while (elapsed < min_trial);
     return elapsed / calls;
 }
+
 static void (*const layers[3])(const Bench *) = {
     run_attention, run_rnn, run_conv,
 };
@@ -332,6 +350,7 @@ static void print_timing_row(const Bench *B, const double best[3])
            rnn_macs(B->n, B->d, B->d),
            conv1d_macs(B->n, B->d, B->d, CONV_K, 1));
 }
+
 static void timing_sweep(int full)
 {
     enum { POINTS_MAX = 17 };
@@ -358,6 +377,7 @@ static void timing_sweep(int full)
         }
     bench_free(&B);
 }
+
 /* max |f(PX)_i - f(X)_perm(i)| over rows i: zero when f commutes with
    permuting the rows, that is, when f cannot tell the order of its input. */
 static double permuted_diff(const Matrix *f_px, const Matrix *f_x,
@@ -372,6 +392,7 @@ static double permuted_diff(const Matrix *f_px, const Matrix *f_x,
         }
     return diff;
 }
+
 static void print_permuted_diffs(const Matrix *x, const Matrix *px,
                                  const int *perm, Rng *rng)
 {
@@ -392,6 +413,7 @@ static void print_permuted_diffs(const Matrix *x, const Matrix *px,
     mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&cw);
     mat_free(&weights), mat_free(&f_x), mat_free(&f_px);
 }
+
 /* Reverse the rows of a random X (n = 6, d = 4), run each layer on X and on
    PX, and print how far f(PX) is from P f(X). */
 static void permutation_check(Rng *rng)
@@ -407,6 +429,7 @@ static void permutation_check(Rng *rng)
     print_permuted_diffs(&x, &px, perm, rng);
     mat_free(&x), mat_free(&px);
 }
+
 static void demo(Rng *rng)
 {
     static const int ns[] = { 16, 128, 1024 };
@@ -435,6 +458,7 @@ static void demo(Rng *rng)
     printf(CLI_TR("\n# Timings depend on the machine: try --sweep short.\n",
            "\n# 计时因机器而异：试试 --sweep short。\n"));
 }
+
 static void check_arguments(const Options *o)
 {
     static const struct {
@@ -463,6 +487,7 @@ static void check_arguments(const Options *o)
         cli_fail(CLI_TR("--r %ld is larger than --n %ld", "--r %ld 比 --n %ld 大"),
                  o->r, o->n);
 }
+
 static void run_conv_files(const Options *o)
 {
     Matrix x = mat_load(o->files[0]), w = mat_load(o->files[1]);
@@ -484,6 +509,7 @@ static void run_conv_files(const Options *o)
     mat_write(stdout, &y);
     mat_free(&x), mat_free(&w), mat_free(&b), mat_free(&y);
 }
+
 static void run_rnn_files(const Options *o)
 {
     Matrix x = mat_load(o->files[0]), w = mat_load(o->files[1]);
@@ -506,6 +532,7 @@ static void run_rnn_files(const Options *o)
     mat_write(stdout, &h);
     mat_free(&x), mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&h);
 }
+
 static void run_linear_rnn_files(const Options *o)
 {
     Matrix x = mat_load(o->files[0]), a = mat_load(o->files[1]);
@@ -535,6 +562,7 @@ static void run_linear_rnn_files(const Options *o)
     mat_write(stdout, &h);
     mat_free(&x), mat_free(&a), mat_free(&bm), mat_free(&h);
 }
+
 static void run_self_attention_file(const Options *o)
 {
     Matrix x = mat_load(o->files[0]);

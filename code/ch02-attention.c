@@ -17,6 +17,7 @@ static void print_row(const double *p, int n)
         else
             printf(" %7.4f", p[j]);
 }
+
 /* The definition as written, with no shift: for the demonstration only. */
 static void softmax_naive(double *p, const double *x, int n)
 {
@@ -26,6 +27,7 @@ static void softmax_naive(double *p, const double *x, int n)
     for (int j = 0; j < n; j++)
         p[j] = exp(x[j]) / z;
 }
+
 static void demo_softmax(void)
 {
     static const double x[4][3] = {
@@ -54,10 +56,12 @@ static void demo_softmax(void)
         putchar('\n');
     }
 }
+
 enum { N_TOKENS = 6, VOCAB = 5, D_MODEL = 8, D_K = 4, D_V = 4, D_A = 4 };
 static const char *const vocabulary[VOCAB] = {
     "the", "cat", "sat", "on", "mat"
 };
+
 static const int sentence[N_TOKENS] = { 0, 1, 2, 3, 0, 4 };
 
 typedef struct {
@@ -66,6 +70,7 @@ typedef struct {
     double out[N_TOKENS * D_V];         /* Attn(Q, K, V) by equation (1) */
     double w_add[N_TOKENS * N_TOKENS];  /* weights of additive attention */
 } Example;
+
 static void make_example(Example *ex)
 {
     double emb[VOCAB * D_MODEL], x[N_TOKENS * D_MODEL];
@@ -96,6 +101,7 @@ static void make_example(Example *ex)
             softmax(ex->w_add + i * N_TOKENS, ex->w_add + i * N_TOKENS, N_TOKENS);
     }
 }
+
 static void print_weights(const char *title, const double *w)
 {
     printf("%s\n%-8s", title, "query\\key");
@@ -109,6 +115,7 @@ static void print_weights(const char *title, const double *w)
         putchar('\n');
     }
 }
+
 /* How far the rows of w are from summing to 1, and how far apart the two
    "the"s (words 1 and 5) are in the rows and in the columns of w. */
 static void check_weights(const double *w)
@@ -128,6 +135,7 @@ static void check_weights(const double *w)
     printf(CLI_TR("max |column 1 - column 5| (both \"the\") = %.3g\n",
            "max |第 1 列 - 第 5 列|（都是 the）= %.3g\n"), d_col);
 }
+
 static void demo_example(void)
 {
     Example ex;
@@ -178,6 +186,7 @@ static void demo_example(void)
            "加性注意力的权重 softmax_j(e_ij)，d_A = 4"), ex.w_add);
     check_weights(ex.w_add);
 }
+
 static void demo_variance(void)
 {
     enum { PAIRS = 10000, D = 64 };
@@ -202,6 +211,7 @@ static void demo_variance(void)
            "κ = 1/sqrt(%d) 时 κ <q, k> 的方差 %.3f\n"), D,
            var / D);
 }
+
 static void demo_cost(void)
 {
     const long s = 1024, d = 64;
@@ -220,6 +230,7 @@ static void demo_cost(void)
     printf(row, s * s, "exp", "softmax");
     printf(row, s * s * d, "multiply-adds", "output W V");
 }
+
 static void print_heatmap_data(void)
 {
     Example ex;
@@ -232,6 +243,7 @@ static void print_heatmap_data(void)
         putchar('\n');
     }
 }
+
 enum { SAT_KEYS = 16, SAT_TRIALS = 200, SAT_MAX_D = 1024 };
 
 /* ||J||_F of the softmax at p, one column J e_m at a time. */
@@ -247,6 +259,7 @@ static double jacobian_norm(const double *p)
     }
     return sqrt(sum);
 }
+
 static void print_saturation_data(void)
 {
     static double q[SAT_MAX_D], k[SAT_KEYS * SAT_MAX_D];
@@ -275,12 +288,14 @@ static void print_saturation_data(void)
         printf("%d %.6f %.6f %.6f %.6f\n", d, norm[0], norm[1], top[0], top[1]);
     }
 }
+
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
 static void print_cost_data(void)
 {
     enum { D = 64, S_MAX = 256 };
@@ -318,6 +333,7 @@ static void print_cost_data(void)
         }
     printf("# checksum %g\n", check);
 }
+
 static void attention_of_files(const char *qpath, const char *kpath,
                                const char *vpath, double kappa,
                                int want_weights)
@@ -358,12 +374,14 @@ static void attention_of_files(const char *qpath, const char *kpath,
     mat_write(stdout, want_weights ? &w : &out);
     mat_free(&q), mat_free(&k), mat_free(&v), mat_free(&out), mat_free(&w);
 }
+
 enum { DEMO, DATA, FIGURE };
 static struct {
     const char *q, *k, *v, *figure;     /* data mode's files; --figure NAME */
     double scale;                       /* kappa; 0: not given */
     int weights;                        /* --weights */
 } opts;
+
 static const CliOption options[] = {
     { "q", CLI_TEXT, "FILE", &opts.q, .mode = DATA, .needed_in = CLI_MODE(DATA),
       .en = "the queries Q, s_Q x d_K ('-' reads standard input)",
@@ -383,6 +401,7 @@ static const CliOption options[] = {
       .zh = "打印本章某张图的数据" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--q Q.txt --k K.txt --v V.txt [--scale S] [--weights]\n"
     "--figure heatmap|saturation|cost",

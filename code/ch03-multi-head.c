@@ -13,6 +13,7 @@ struct Options {
     long heads;
     int weights, figure;
 };
+
 static struct Options opts;
 #define FILE_OF(name, field, en_, zh_) { name, CLI_TEXT, "FILE", &opts.field, .mode = DATA, \
         .needed_in = CLI_MODE(DATA), .en = en_, .zh = zh_ }
@@ -52,6 +53,7 @@ static const CliOption options[] = {
       .en = "print the heads figure's data", .zh = "打印各头权重图的数据" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--figure\n--q Q --k K --v V --heads H\n --wq WQ --wk WK --wv WV --wo WO\n"
     " [--bq BQ] [--bk BK] [--bv BV] [--bo BO]\n"
@@ -69,6 +71,7 @@ static const CliProgram program = {
     "不带参数时运行本章的演示。",
     options, NULL,
 };
+
 static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
                                  int bias)
 {
@@ -82,6 +85,7 @@ static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
     }
     return p;
 }
+
 static void two_implementations(void)
 {
     enum { d = 12, h = 3, s_q = 5, s_k = 7 };
@@ -122,6 +126,7 @@ static void two_implementations(void)
     }
     free(work);
 }
+
 static const char *with_commas(char *buf, long n)
 {
     char digits[32];
@@ -152,6 +157,7 @@ static void cost_of_heads(void)
     printf(CLI_TR("without biases: %s parameters\n", "不带偏置：%s 个参数\n"),
            with_commas(b1, mha_param_count(d, 8, 0)));
 }
+
 enum { S = 6, D = 16, H = 4, DK = 4 };  /* 6 tokens, d_model 16, 4 heads of 4 */
 static const char *const sentence_tokens[S] = { "the", "cat", "sat", "on",
                                               "the", "mat" };
@@ -182,6 +188,7 @@ static void sentence_input(double *x, Rng *rng)
         rng_fill_normal(rng, x_p + 12, DK, 0.0, 1.0);
     }
 }
+
 static void set_block(double *w, int i, double b[DK][DK])
 {
     for (int r = 0; r < DK; r++)
@@ -207,6 +214,7 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
     rng_fill_normal(rng, &noise[0][0], DK * DK, 0.0, 1.0);
     set_block(w_k, 3, noise);
 }
+
 static void hand_made_heads(int figure)
 {
     static double x[S * D], store[4 * D * D + 4 * D], out[S * D], w[H * S * S];
@@ -261,6 +269,7 @@ static void hand_made_heads(int figure)
     }
     free(work);
 }
+
 static const char *const w_opt[4] = { "--wq", "--wk", "--wv", "--wo" };
 static const char *const b_opt[4] = { "--bq", "--bk", "--bv", "--bo" };
 

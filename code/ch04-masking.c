@@ -14,6 +14,7 @@ struct Options {
     double scale;                       /* 0: the default 1/sqrt(d_K) */
     int weights, figure;
 };
+
 static struct Options opts;
 static const CliOption options[] = {
     { "q", CLI_TEXT, "FILE", &opts.q, .mode = DATA, .needed_in = CLI_MODE(DATA),
@@ -42,6 +43,7 @@ static const CliOption options[] = {
       .en = "print the mask figure's data", .zh = "打印掩码图的数据" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--figure\n--q Q --k K --v V [--scale S]\n [--mask causal|MASK] [--key-padding P]\n"
     " [--weights | --grad DOUT]",
@@ -53,6 +55,7 @@ static const CliProgram program = {
     "否则为 -∞。键全被掩码的查询得到全零的权重和输出。不带参数时运行本章的演示。",
     options, NULL,
 };
+
 enum { S = 6, D = 8, VOCAB = 6 };
 static const char *const example_tokens[S] = { "the", "cat", "sat", "on",
                                              "the", "mat" };
@@ -73,6 +76,7 @@ static void example(double *q, double *k, double *v, const int *words)
     mha_project(k, x, w[1], NULL, S, D, D);
     mha_project(v, x, w[2], NULL, S, D, D);
 }
+
 static void print_token(const char *t, int width)
 {
     int chars = 0;
@@ -96,6 +100,7 @@ static void print_weights(const double *w, int rows, int cols,
         printf("\n");
     }
 }
+
 /* The wrong way, for comparison: softmax over all keys, then zero the masked
    weights.  Rows no longer sum to 1, and masked scores still shape the rest. */
 static void weights_zeroed_after(double *out, double *w, const double *q,
@@ -107,6 +112,7 @@ static void weights_zeroed_after(double *out, double *w, const double *q,
         w[ij] *= mask[ij];
     matmul(out, w, v, S, S, D);
 }
+
 static void print_figure_data(const double *const panel[3])
 {
     const char *title[3] = { "causal mask", "-inf before the softmax",
@@ -121,6 +127,7 @@ static void print_figure_data(const double *const panel[3])
             printf("%.9g%c", panel[n][ij], ij % S + 1 < S ? ' ' : '\n');
     }
 }
+
 static void causal_example(int figure)
 {
     double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S], wz[S * S];
@@ -144,6 +151,7 @@ static void causal_example(int figure)
            "权重 Softmax(κQKᵀ + M)，对角线以上 M = -inf：\n"), D);
     print_weights(w, S, S, example_tokens, example_tokens);
 }
+
 static void renormalising_can_fail(void)
 {
     double scores[2] = { 0.0, 800.0 }, masked[2] = { 0.0, -INFINITY }, p[2];
@@ -156,6 +164,7 @@ static void renormalising_can_fail(void)
     softmax(p, masked, 2);
     printf("  -inf before the softmax:     %g %g\n", p[0], p[1]);
 }
+
 static void zero_after_softmax(void)
 {
     double q[S * D], k[S * D], v[S * D], w[S * S];
@@ -190,6 +199,7 @@ static void zero_after_softmax(void)
            max_abs_diff(zeroed[0], zeroed[1], (S - 1) * D));
     renormalising_can_fail();
 }
+
 static void print_row(const char *label, const double *x, int n)
 {
     printf("  %-36s", label);
@@ -217,6 +227,7 @@ static void all_keys_masked(void)
     print_row("attention_masked, weights:", p, 4);
     print_row("attention_masked, output:", out, 1);
 }
+
 static void aligned_at_the_end(void)
 {
     double q[S * D], k[S * D], v[S * D], out[S * D], w[S * S];
@@ -240,6 +251,7 @@ static void aligned_at_the_end(void)
            max_abs_diff(out2, out + (S - 2) * D, 2 * D),
            max_abs_diff(w2, w + (S - 2) * S, 2 * S));
 }
+
 enum { SRC = 8, TGT = 6, DM = 8, NH = 2 };
 static const char *const src_token[SRC] = { "the", "cat", "sat", "on", "the",
                                             "mat", "<pad>", "<pad>" };
@@ -253,6 +265,7 @@ static MhaWeights random_layer(Rng *rng, double *store)
                      store + 3 * DM * DM, NULL, NULL, NULL, NULL };
     return p;
 }
+
 static void three_uses(void)
 {
     static double store[3][4 * DM * DM], xs[SRC * DM], xt[TGT * DM], work[1024];
@@ -305,6 +318,7 @@ static void three_uses(void)
     printf(CLI_TR("new padding vectors -> max change of the 6 real encoder outputs: %g\n",
            "换一组填充向量 -> 6 个真实编码器输出的最大变化：%g\n"), max_abs_diff(enc, enc2, 6 * DM));
 }
+
 static void data_mode(const struct Options *o)
 {
     if (o->grad && o->weights)

@@ -28,6 +28,7 @@ static void conv1d(double *y, const double *x, const double *w, const double *b,
             y[(size_t)t * c_out + o] = s;
         }
 }
+
 /* The input x with 1 added to every entry of row CHANGED, in a new buffer. */
 static double *changed_input(const double *x)
 {
@@ -37,6 +38,7 @@ static double *changed_input(const double *x)
         x2[(size_t)CHANGED * D + j] += 1.0;
     return x2;
 }
+
 /* Print the rows t where a and b differ, then a newline. */
 static void print_changed_rows(const double *a, const double *b, int n, int d)
 {
@@ -45,6 +47,7 @@ static void print_changed_rows(const double *a, const double *b, int n, int d)
             printf(" %d", t);
     printf("\n");
 }
+
 /* conv(k=3, w3, b1) -> ReLU -> conv(k=1, W2, b2); hc is N x FF scratch. */
 static void conv_ffn3(double *y, const double *x, const double *w3,
                       const Ffn *f, double *hc)
@@ -53,6 +56,7 @@ static void conv_ffn3(double *y, const double *x, const double *w3,
     relu_forward(hc, hc, (size_t)N * FF);
     conv1d(y, hc, f->w2, f->b2, N, FF, D, 1);
 }
+
 static void net_with_relu(double *y, const double *x, const Ffn *f, double *h)
 {
     ffn_forward(f, y, h, x, N);
@@ -64,6 +68,7 @@ static void net_without_relu(double *y, const double *x, const Ffn *f,
     mha_project(h, x, f->w1, f->b1, N, f->d_model, f->d_ff);
     mha_project(y, h, f->w2, f->b2, N, f->d_ff, f->d_model);
 }
+
 typedef void NetFn(double *y, const double *x, const Ffn *f, double *h);
 
 /* max |f((a+b)/2) - (f(a)+f(b))/2| over the N x D outputs; 0 if f is affine. */
@@ -81,6 +86,7 @@ static double affine_defect(NetFn *net, const Ffn *f, const double *a,
     free(m), free(fa), free(fb), free(fm);
     return defect;
 }
+
 static void print_mean_and_variance(const double *x, int d)
 {
     double m = 0.0, v = 0.0;
@@ -90,6 +96,7 @@ static void print_mean_and_variance(const double *x, int d)
         v += (x[j] - m) * (x[j] - m) / d;
     printf(CLI_TR("    mean %.2g, variance %.9f\n", "    均值 %.2g，方差 %.9f\n"), m, v);
 }
+
 static void show_position_wise(const Ffn *f, const double *x, const double *y)
 {
     double *h = xcalloc(N * FF, sizeof *h), *y2 = xcalloc(N * D, sizeof *y2);
@@ -106,6 +113,7 @@ static void show_position_wise(const Ffn *f, const double *x, const double *y)
     print_changed_rows(y, y2, N, D);
     free(h), free(y2), free(x2);
 }
+
 static void show_convolutions(const Ffn *f, const double *x, const double *y)
 {
     double *hc = xcalloc(N * FF, sizeof *hc), *yc = xcalloc(N * D, sizeof *yc);
@@ -117,6 +125,7 @@ static void show_convolutions(const Ffn *f, const double *x, const double *y)
            max_abs_diff(y, yc, (size_t)N * D));
     free(hc), free(yc);
 }
+
 static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
 {
     double *w3 = xcalloc(3 * D * FF, sizeof *w3);
@@ -132,6 +141,7 @@ static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
     print_changed_rows(y3, y3c, N, D);
     free(w3), free(hc), free(y3), free(y3c), free(x2);
 }
+
 static void show_collapse(const Ffn *f, const double *x)
 {
     double *h = xcalloc(N * FF, sizeof *h), *z = xcalloc(N * D, sizeof *z);
@@ -148,6 +158,7 @@ static void show_collapse(const Ffn *f, const double *x)
            max_abs_diff(z, zc, (size_t)N * D));
     free(h), free(z), free(zc), free(w12), free(b12);
 }
+
 static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
 {
     double *xb = xcalloc(N * D, sizeof *xb), *h = xcalloc(N * FF, sizeof *h);
@@ -159,6 +170,7 @@ static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
            affine_defect(net_with_relu, f, x, xb, h));
     free(xb), free(h);
 }
+
 static void show_parameter_counts(void)
 {
     const long dm = 512, dff = 2048;
@@ -176,6 +188,7 @@ static void show_parameter_counts(void)
                   "s = %ld 个键时相等\n"), 2 * dm * dff, 4 * dm * dm, dm,
            (2 * dm * dff - 4 * dm * dm) / (2 * dm));
 }
+
 static void show_layernorm(void)
 {
     double rows[3 * 4] = { 1, 2, 3, 6,  13, 23, 33, 63,  2, 2, 2, 2 };   /* 3 x 4 */
@@ -192,6 +205,7 @@ static void show_layernorm(void)
                   "第 0 行与第 1 行（= 10 x 第 0 行 + 3）之差 max |差| = %.3g\n"),
            max_abs_diff(out, out + 4, 4));
 }
+
 static void demo(void)
 {
     Rng rng;
@@ -218,6 +232,7 @@ static void demo(void)
     show_layernorm();
     ffn_free(&f), free(x), free(y), free(h);
 }
+
 enum { SN = 32, SD = 64, SFF = 256, RUNS = 16 }; /* n, d_model, d_ff, stacks */
 
 /* One stack of random FFN sublayers, both placements; add the mean square of
@@ -246,6 +261,7 @@ static void one_stack(Rng *rng, int layers, double *post, double *pre)
     }
     ffn_free(&f), free(x), free(xpre), free(y), free(h), free(work);
 }
+
 static void depth_sweep(int layers, uint64_t seed)
 {
     Rng rng;
@@ -262,12 +278,14 @@ static void depth_sweep(int layers, uint64_t seed)
                pre[0] / RUNS + 0.5 * l);
     free(post), free(pre);
 }
+
 typedef struct {
     const char *x, *w1, *b1, *w2, *b2;  /* the network's files */
     const char *dy, *residual;          /* --dy DY, --residual post|pre */
     int layernorm;
     long depth, seed;                   /* seed < 0: not given */
 } Options;
+
 static Options opts = { .seed = -1 };
 static const CliOption options[] = {
     { "x", CLI_TEXT, "X", &opts.x, .en = "the input X, n x d_model", .zh = "输入 X，n x d_model" },
@@ -300,6 +318,7 @@ static const CliOption options[] = {
       .en = "seed for --depth (default 1)", .zh = "--depth 的随机数种子（默认 1）" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--x X --w1 W1 --b1 B1 --w2 W2 --b2 B2\n [--residual post|pre] [--dy DY]\n"
     "--layernorm --x X [--dy DY]\n--depth L [--seed S]",
@@ -310,6 +329,7 @@ static const CliProgram program = {
     "LayerNorm(X)；加 --dy 打印反向传播的梯度。不带参数时运行本章的演示。",
     options, NULL,
 };
+
 static void check_options(const Options *o)
 {
     int files = !!o->w1 + !!o->b1 + !!o->w2 + !!o->b2;
@@ -331,6 +351,7 @@ static void check_options(const Options *o)
         cli_fail(CLI_TR("--dy works with the bare network only, not with --residual",
                         "--dy 只用于不带外壳的网络，不能与 --residual 同用"));
 }
+
 /* Fail unless m is rows x cols. */
 static void expect_shape(const Matrix *m, const char *path, const char *what,
                          int rows, int cols)
@@ -340,6 +361,7 @@ static void expect_shape(const Matrix *m, const char *path, const char *what,
                         "%s：%s 应为 %d x %d，而不是 %d x %d"), path, what, rows, cols,
                  m->rows, m->cols);
 }
+
 static void print_ffn_output(const Ffn *f, const Matrix *x,
                              const char *residual)
 {
@@ -357,6 +379,7 @@ static void print_ffn_output(const Ffn *f, const Matrix *x,
     mat_write(stdout, &y);
     mat_free(&y), mat_free(&h), mat_free(&work);
 }
+
 static void print_ffn_gradients(const Ffn *f, const Matrix *x, const Matrix *dy)
 {
     int n = x->rows, d = f->d_model, dff = f->d_ff;
@@ -374,6 +397,7 @@ static void print_ffn_gradients(const Ffn *f, const Matrix *x, const Matrix *dy)
     mat_free(&y), mat_free(&h), mat_free(&dx), mat_free(&dh);
     mat_free(&dw1), mat_free(&db1), mat_free(&dw2), mat_free(&db2);
 }
+
 static void ffn_mode(const Options *o)
 {
     Matrix x = mat_load(o->x), w1 = mat_load(o->w1), b1 = mat_load(o->b1);
@@ -397,6 +421,7 @@ static void ffn_mode(const Options *o)
     mat_free(&x), mat_free(&w1), mat_free(&b1), mat_free(&w2), mat_free(&b2);
     mat_free(&dy);
 }
+
 static void print_layernorm_gradients(const LayerNorm *ln, const Matrix *x,
                                       const Matrix *dy, const Matrix *mean,
                                       const Matrix *rstd)
@@ -411,6 +436,7 @@ static void print_layernorm_gradients(const LayerNorm *ln, const Matrix *x,
     printf("# dL/dbeta\n"), mat_write(stdout, &dbeta);
     mat_free(&dx), mat_free(&dgamma), mat_free(&dbeta);
 }
+
 static void layernorm_mode(const char *xf, const char *dyf)
 {
     Matrix x = mat_load(xf), dy = dyf ? mat_load(dyf) : (Matrix){ 0, 0, NULL };

@@ -24,10 +24,12 @@ static double array_dot(const double *a, const double *b, size_t n)
         s += a[i] * b[i];
     return s;
 }
+
 static const char *const words[] = {
     "<pad>", "<s>", "the", "cat", "sat", "on", "mat",
     "die", "Katze", "saß", "auf", "der", "Matte",
 };
+
 /* vocabulary, source and target lengths, d_model, h, d_ff of the example */
 enum { XV = 13, S_SRC = 6, S_TGT = 7, XD = 8, XH = 2, XFF = 32 };
 /* the cat sat on the mat; <s> die Katze saß auf der Matte */
@@ -58,6 +60,7 @@ static void tiny_forward(const TinyModel *m, const int *src, const int *tgt,
     tied_logits(logits, y, m->we, S_TGT, XD, XV);
     free(work);
 }
+
 static TinyModel *tiny_model_new(Rng *rng)
 {
     TinyModel *m = xcalloc(1, sizeof *m);
@@ -71,6 +74,7 @@ static void tiny_model_free(TinyModel *m)
 {
     encoder_layer_free(&m->enc), decoder_layer_free(&m->dec), free(m);
 }
+
 enum { SEQ = 128, VOCAB = 1000 };     /* the sequence and the vocabulary */
 /* The average over the n rows of max_v softmax(logits_t)_v. */
 static double mean_max_probability(double *logits, int n, int vocab)
@@ -85,6 +89,7 @@ static double mean_max_probability(double *logits, int n, int vocab)
     }
     return sum / n;
 }
+
 /* Variance of q_i . k_j / sqrt(d_k) over i != j, with q = x wq, k = x wk. */
 static double score_variance(const double *x, const double *wq,
                              const double *wk)
@@ -105,6 +110,7 @@ static double score_variance(const double *x, const double *wq,
     free(q), free(k), free(s);
     return sumsq / pairs - m * m;
 }
+
 static void print_memory(const double *memory)
 {
     printf(CLI_TR("encoder output (memory), one row per source token:\n",
@@ -116,6 +122,7 @@ static void print_memory(const double *memory)
         printf("\n");
     }
 }
+
 /* Print s left-aligned in width characters (UTF-8: count the characters). */
 static void print_padded(const char *s, int width)
 {
@@ -143,6 +150,7 @@ static void print_predictions(double *logits)
         printf(" (p = %.3f)\n", p[best]);
     }
 }
+
 static void swap_rows(double *x, int a, int b)
 {
     for (int j = 0; j < XD; j++) {
@@ -151,6 +159,7 @@ static void swap_rows(double *x, int a, int b)
         x[b * XD + j] = t;
     }
 }
+
 /* m[d x d] = M_k, the block-diagonal rotation: PE(pos + k) = PE(pos) M_k. */
 static void shift_matrix(double *m, int d, int k)
 {
@@ -163,6 +172,7 @@ static void shift_matrix(double *m, int d, int k)
         m[(size_t)(2 * i + 1) * d + 2 * i + 1] = cos(a);
     }
 }
+
 static void show_relative_positions(void)
 {
     enum { ROWS = 400, DM = 64, POS = 200 };
@@ -181,6 +191,7 @@ static void show_relative_positions(void)
     }
     free(pe), free(m), free(shifted);
 }
+
 static void show_tied_logits(Rng *rng)
 {
     enum { T = 64, DM = 512, V = 1000 };
@@ -202,6 +213,7 @@ static void show_tied_logits(Rng *rng)
     }
     free(y), free(we), free(logits);
 }
+
 typedef struct {
     double e, scaled_e, pe, pe_var, sum, scaled_sum;  /* pe_var: a variance */
 } Scale;
@@ -231,6 +243,7 @@ static Scale measure_scale(Rng *rng, int d)
     free(we), free(pe), free(x);
     return s;
 }
+
 static void print_scale_table(int with_ratios)
 {
     Rng rng;
@@ -246,6 +259,7 @@ static void print_scale_table(int with_ratios)
         printf("\n");
     }
 }
+
 static void show_score_variance(Rng *rng)
 {
     enum { DM = 512, DK = 64 };
@@ -270,6 +284,7 @@ static void show_score_variance(Rng *rng)
     }
     free(we), free(pe), free(x), free(wq), free(wk);
 }
+
 static void print_params(const ModelConfig *c)
 {
     ParamCount p = count_params(c);
@@ -290,6 +305,7 @@ static void print_params(const ModelConfig *c)
     printf("total               %10ld  (%.1f M; the paper: %d M)\n", p.total,
            p.total / 1e6, c->paper_millions);
 }
+
 static void print_table3(void)
 {
     double lo_all = 0.0, hi_all = 1e300;    /* common to all rows but big */
@@ -312,6 +328,7 @@ static void print_table3(void)
     printf("every row but big fits a vocabulary of %.0f to %.0f tokens\n",
            ceil(lo_all), floor(hi_all));
 }
+
 static void show_example_sentence(Rng *rng)
 {
     TinyModel *m = tiny_model_new(rng);
@@ -347,6 +364,7 @@ static void show_example_sentence(Rng *rng)
     }
     tiny_model_free(m);
 }
+
 static void print_named(const char *name, const double *a, int rows, int cols)
 {
     Matrix m = { rows, cols, (double *)a };     /* mat_write only reads it */
@@ -365,6 +383,7 @@ static void print_attention_weights(const MhaWeights *p)
     for (int i = 0; i < 4; i++)
         print_named(bn[i], b[i], 1, XD);
 }
+
 static void print_ffn_weights(const Ffn *f)
 {
     print_named("W1", f->w1, XD, XFF), print_named("b1", f->b1, 1, XFF);
@@ -399,6 +418,7 @@ static void dump_example(void)
     print_named("decoder output", y, S_TGT, XD);
     tiny_model_free(m);
 }
+
 static void print_pe_dot(int d)
 {
     enum { ROWS = 501 };
@@ -411,6 +431,7 @@ static void print_pe_dot(int d)
                array_dot(pe + (size_t)300 * d, pe + (size_t)(300 + k) * d, d));
     free(pe);
 }
+
 static void demo(void)
 {
     Rng rng;
@@ -440,6 +461,7 @@ static void demo(void)
     printf(CLI_TR("\n## the example sentence\n", "\n## 例句\n"));
     show_example_sentence(&rng);
 }
+
 enum { DEMO, POSENC, PARAMS, SCALE, PE_DOT, DUMP };
 static struct {
     long posenc[2];             /* --posenc ROWS COLS */
@@ -447,6 +469,7 @@ static struct {
     long dot_d;                 /* --pe-dot D */
     int scale, dump;            /* --scale, --dump-example */
 } opts;
+
 static const CliOption options[] = {
     { "posenc", CLI_LONG_PAIR, "ROWS COLS", opts.posenc, 1, 100000, .mode = POSENC,
       .en = "print the ROWS x COLS sinusoidal positional encoding:\n"
@@ -473,6 +496,7 @@ static const CliOption options[] = {
       .zh = "例句的输入、权重和各层输出" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--posenc ROWS COLS\n--params NAME\n--scale | --pe-dot D | --dump-example",
     "With no arguments, run the chapter's demo.",

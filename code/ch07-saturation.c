@@ -19,11 +19,13 @@ typedef struct {
     unsigned long seed;
     int tables;             /* which tables to print */
 } Study;
+
 enum { TABLES, SOFTMAX, JACOBIAN };
 static struct {
     const char *table, *file;           /* --table NAME; --softmax or --jacobian FILE */
     long samples, trials, keys, dk_max, seed;
 } opts = { NULL, NULL, 2000, 500, 16, 1024, 1 };
+
 #define STUDY .in_modes = CLI_MODE(TABLES)
 static const CliOption options[] = {
     { "table", CLI_CHOICE, "variance|saturation|temperature", &opts.table, STUDY,
@@ -57,6 +59,7 @@ static const CliOption options[] = {
       .zh = "打印 1 x n 行向量的 n x n Softmax 雅可比矩阵" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "[--table variance|saturation|temperature]\n"
     " [--samples N] [--trials T] [--keys S_K]\n"
@@ -67,6 +70,7 @@ static const CliProgram program = {
     "梯度消失，除以 √d_K 后保持不变。不带参数时打印全部三张表。",
     options, NULL,
 };
+
 static void seed_row(Rng *rng, const Study *st, int table, int dk)
 {
     int log2dk = 0;
@@ -75,11 +79,13 @@ static void seed_row(Rng *rng, const Study *st, int table, int dk)
     rng_seed(rng, (uint64_t)st->seed * 256u + (uint64_t)table * 32u
                       + (uint64_t)log2dk);
 }
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+
 /* med[0] = the median of x[0..n-1]; [med[1], med[2]]: a distribution-free
    interval that covers the true median with probability about 0.95. */
 static void median_interval(double med[3], double *x, long n)
@@ -91,6 +97,7 @@ static void median_interval(double med[3], double *x, long n)
     med[1] = x[lo < 0 ? 0 : lo];
     med[2] = x[hi > n - 1 ? n - 1 : hi];
 }
+
 static void variance_row(const Study *st, int dk)
 {
     int width = dk > D_IN ? dk : D_IN;
@@ -131,6 +138,7 @@ static void variance_row(const Study *st, int dk)
     free(q); free(k); free(dot); free(add);
     free(uq); free(uk); free(u); free(hq); free(hk);
 }
+
 static void variance_table(const Study *st)
 {
     printf(DEMO_TR("# Var(q.k) for q, k with independent N(0,1) components, %ld draws "
@@ -149,6 +157,7 @@ static void variance_table(const Study *st)
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
         variance_row(st, dk);
 }
+
 static void saturation_row(const Study *st, int dk)
 {
     int n = st->keys;
@@ -201,6 +210,7 @@ static void saturation_row(const Study *st, int dk)
     free(q); free(kk); free(dots); free(p);
     free(g); free(dx); free(jac); free(jnorm);
 }
+
 static void saturation_table(const Study *st)
 {
     printf(DEMO_TR("# softmax of s_K = %d logits kappa q.k_j, %ld queries per d_K, "
@@ -219,6 +229,7 @@ static void saturation_table(const Study *st)
     for (int dk = 1; dk <= st->dk_max; dk *= 2)
         saturation_row(st, dk);
 }
+
 static void temperature_table(void)
 {
     enum { N = 6 };
@@ -239,6 +250,7 @@ static void temperature_table(void)
         printf(" %.6g\n", entropy(p, N));
     }
 }
+
 static void file_mode(const char *softmax_file, const char *jacobian_file)
 {
     const char *path = softmax_file ? softmax_file : jacobian_file;

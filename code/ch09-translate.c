@@ -81,6 +81,7 @@ static const CliOption options[] = {
       .zh = "留出集划分和训练的随机数种子（默认 1）" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--translate TEXT [--model CKPT]\n--train CKPT [--full] [--steps N] [--smoothing E]\n"
     "--evaluate --model CKPT\n--attention NUMBER --model CKPT\n--kv-bench --model CKPT\n"
@@ -92,6 +93,7 @@ static const CliProgram program = {
     "例如 --translate \"三十一万二千零五\" 翻译输入的句子。",
     options, NULL,
 };
+
 static void print_numbers(long from, long to)
 {
     int tok[NUM_MAX_TOKENS];
@@ -102,6 +104,7 @@ static void print_numbers(long from, long to)
         printf("%ld\t%s\t%s\n", n, en, zh);
     }
 }
+
 typedef struct {
     int n;                      /* sentences */
     int **tok, *len;
@@ -164,6 +167,7 @@ static void free_sentences(Sentences *s)
     free(s->tok);
     free(s->len);
 }
+
 static void print_bleu(const Bleu *b)
 {
     printf("BLEU %.17g\nBP %.17g\nc %ld\nr %ld\n", b->bleu, b->bp, b->hyp_len, b->ref_len);
@@ -187,6 +191,7 @@ static void bleu_files(const char *hyp_path, const char *ref_path, int nltk)
         free(in.word[i]);
     free(in.word);
 }
+
 static void bigram_scorer(double *logp, const int *prefix, int n, void *ctx)
 {
     const Matrix *m = ctx;
@@ -228,6 +233,7 @@ static void decode_file(const char *path, DecodeConfig c)
     free(y);
     mat_free(&m);
 }
+
 static void kv_check(void)
 {
     enum { LAYERS = 2, D = 16, HEADS = 4, DFF = 32, N = 7, S_MEM = 5 };
@@ -279,6 +285,7 @@ static void kv_check(void)
     for (int l = 0; l < LAYERS; l++)
         decoder_layer_free(&layer[l]);
 }
+
 enum { SRC_LEN = 13, TGT_LEN = 12 };
 
 static void fill_batch(Batch *b, const NumSplit *s, Rng *rng)
@@ -295,6 +302,7 @@ static void fill_batch(Batch *b, const NumSplit *s, Rng *rng)
         }
     }
 }
+
 typedef struct {
     TransformerConfig cfg;
     long steps, warmup;         /* at most this many steps; warm-up steps */
@@ -323,6 +331,7 @@ static TrainPlan train_plan(int full)
     }
     return p;
 }
+
 typedef struct {
     Model *m;
     const double *memory;       /* the encoder's output, s x d_model */
@@ -348,6 +357,7 @@ static void full_scorer(double *logp, const int *prefix, int n, void *ctx)
     model_decode(f->m, f->memory, f->s, prefix, n, f->logits);
     log_softmax_row(logp, f->logits + (size_t)(n - 1) * V, V);
 }
+
 typedef struct {
     int len;                    /* positions cached, the same in every layer */
     int hist[SRC_LEN];          /* the prefix they hold */
@@ -443,6 +453,7 @@ static void cached_scorer(double *logp, const int *prefix, int n, void *ctx)
     tied_logits(k->logits, k->x, k->m->p.embedding, 1, d, k->m->cfg.vocab);
     log_softmax_row(logp, k->logits, k->m->cfg.vocab);
 }
+
 static int translate(Model *m, const int *src, int s, int beam, int cached,
                      int *out, double *score)
 {
@@ -468,6 +479,7 @@ static int translate(Model *m, const int *src, int s, int beam, int cached,
     free(memory);
     return n;
 }
+
 typedef struct {
     long exact, total;
     double bleu, perplexity;    /* perplexity: computed for greedy only */
@@ -527,6 +539,7 @@ static Score evaluate(Model *m, const NumSplit *s, int to_chinese, int beam, int
     free(ref); free(rl); free(memory); free(logits); free(logp);
     return sc;
 }
+
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -626,6 +639,7 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
     num_split_free(&s);
     model_free(&m);
 }
+
 /* score: log p(Y) / lp(Y), or NAN for none */
 static void print_tokens(const char *what, const int *y, int n, double score)
 {
@@ -689,6 +703,7 @@ static void report(Model *m, const NumSplit *s)
         for (int k = 0; k < 2; k++)
             free_score(&sc[dir][k]);
 }
+
 static const char *plot_label(int tok)
 {
     switch (tok) {
@@ -733,6 +748,7 @@ static void attention_maps(Model *m, long number, int to_chinese)
     }
     batch_free(&b);
 }
+
 #define FULL_CHECKPOINT "build/train/ch09-full.ckpt"
 #define BUILD_CHECKPOINT "build/data/ch09-model.ckpt"
 
@@ -783,6 +799,7 @@ static void translate_text(const char *text, const char *model_path)
     printf("%s\n", result);
     model_free(&m);
 }
+
 static void kv_bench(Model *m, const NumSplit *s)
 {
     enum { SENTENCES = 200 };
@@ -810,6 +827,7 @@ static void kv_bench(Model *m, const NumSplit *s)
     }
     printf("\n");
 }
+
 static const long hand_worked[] = { 0, 10, 15, 20, 100, 101, 110, 1000, 1001,
     1010, 10000, 10001, 100000, 100010, 312005, 999999 };
 
@@ -832,6 +850,7 @@ static void demo(void)
 {
     demo_examples();
 }
+
 int main(int argc, char **argv)
 {
     int mode = cli_parse(&program, argc, argv);

@@ -25,6 +25,7 @@ static void find_lang(int argc, char **argv)
         else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc)
             set_lang(argv[++i]);
 }
+
 typedef union { int i; long l[2]; double d; const char *s[2]; } CliValue;
 static CliValue defaults[MAX_OPTIONS];
 static const CliProgram *defaults_of;   /* the program whose defaults they are */
@@ -53,6 +54,7 @@ static void restore_defaults(const CliProgram *p, int n)
     }
     defaults_of = p;
 }
+
 static void help_entry(FILE *out, const char *left, const char *text)
 {
     enum { WIDTH = 22 };
@@ -97,6 +99,7 @@ void cli_help(const CliProgram *p, FILE *out)
                                            "帮助和信息的语言（默认按 LC_ALL、LC_MESSAGES、LANG）"));
     help_entry(out, "--help", CLI_TR("print this message", "打印本说明"));
 }
+
 static const char *second_value(const CliOption *o, const char *name, int argc,
                                 char **argv)
 {
@@ -150,6 +153,7 @@ static void store_value(const CliOption *o, const char *text, int argc, char **a
         break;
     }
 }
+
 static void check_modes(const CliProgram *p, int mode, const CliOption *const chosen_by[])
 {
     char mode_name[64];

@@ -35,6 +35,7 @@ typedef struct {
     const CliOption *options;   /* the table, ended by an entry with name NULL */
     const char *operands;   /* the operands' name in --help, or NULL: none allowed */
 } CliProgram;
+
 int cli_parse(const CliProgram *p, int argc, char **argv);  /* the mode; exits on error */
 int cli_given(const char *name);        /* times --name was given */
 int cli_options_given(void);            /* times any option of the table was given */

@@ -34,6 +34,7 @@ void mat_free(Matrix *m)
     m->data = NULL;
     m->rows = m->cols = 0;
 }
+
 static const char *program_name = "attn";
 static int lang_zh;                     /* 1: Chinese messages */
 
@@ -68,6 +69,7 @@ void cli_fail(const char *fmt, ...)
     fputc('\n', stderr);
     exit(2);
 }
+
 long cli_long(const char *option, const char *text, long lo, long hi)
 {
     char *end;
@@ -94,6 +96,7 @@ double cli_double(const char *option, const char *text, double lo, double hi)
                         "%s：%s 超出范围（%g 到 %g）"), option, text, lo, hi);
     return v;
 }
+
 typedef struct {
     const char *path;
     FILE *f;
@@ -134,6 +137,76 @@ static char *next_line(Reader *rd)
     return NULL;
 }
 
+static int read_header(Reader *rd, Matrix *m)
+{
+    if (!next_line(rd)) {
+        rd->lineno++;
+        return fail(rd, CLI_TR("empty file: expected a header line 'ROWS COLS'",
+                        "文件是空的：应有表头行“行数 列数”"));
+    }
+    char *p = rd->line, *end;
+    long dims[2];
+    for (int i = 0; i < 2; i++) {
+        errno = 0;
+        dims[i] = strtol(p, &end, 10);
+        if (end == p || (*end && !strchr(" \t\r\n", *end)))
+            return fail(rd, CLI_TR("header must be 'ROWS COLS' (two whole numbers)",
+                            "表头应为“行数 列数”（两个整数）"));
+        if (errno != ERANGE && dims[i] <= 0)
+            return fail(rd, CLI_TR("ROWS and COLS must be positive", "行数和列数必须是正数"));
+        if (errno == ERANGE || dims[i] > MAT_MAX_ENTRIES)
+            return fail(rd, CLI_TR("%s is too large (at most %ld entries)",
+                                   "%s太大（至多 %ld 个元素）"),
+                        i ? CLI_TR("COLS", "列数") : CLI_TR("ROWS", "行数"), MAT_MAX_ENTRIES);
+        p = end;
+    }
+    if (!blank_or_comment(p))
+        return fail(rd, CLI_TR("header must be 'ROWS COLS' and nothing else",
+                        "表头只能是“行数 列数”，不能有别的"));
+    if (dims[0] > MAT_MAX_ENTRIES / dims[1])
+        return fail(rd, CLI_TR("%ld x %ld is too large (at most %ld entries)",
+                               "%ld x %ld 太大（至多 %ld 个元素）"),
+                    dims[0], dims[1], MAT_MAX_ENTRIES);
+    *m = mat_new((int)dims[0], (int)dims[1]);
+    return 0;
+}
+
+static int read_row(Reader *rd, Matrix *m, int i)
+{
+    if (!next_line(rd)) {
+        rd->lineno++;
+        return fail(rd, CLI_TR("file ends after %d of %d rows",
+                               "文件在第 %d 行数据后就结束了，应有 %d 行"), i, m->rows);
+    }
+    char *p = rd->line, *end;
+    int j = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p == '\0' || *p == '#')
+            break;
+        double v = strtod(p, &end);
+        if (end == p || (*end && !strchr(" \t\r\n#", *end))) {
+            int len = (int)strcspn(p, " \t\r\n");
+            return fail(rd, CLI_TR("'%.*s' is not a number", "“%.*s”不是数"),
+                        len > 40 ? 40 : len, p);
+        }
+        if (!isfinite(v)) {
+            int len = (int)strcspn(p, " \t\r\n");
+            return fail(rd, CLI_TR("'%.*s': NaN and infinity are not allowed",
+                                   "“%.*s”：不允许 NaN 和无穷大"), len > 40 ? 40 : len, p);
+        }
+        if (j < m->cols)
+            m->data[(size_t)i * m->cols + j] = v;
+        j++;
+        p = end;
+    }
+    if (j != m->cols)
+        return fail(rd, CLI_TR("expected %d numbers, found %d", "应有 %d 个数，实际有 %d 个"),
+                    m->cols, j);
+    return 0;
+}
+
 int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
 {
     Reader rd = { path, NULL, NULL, 0, 0, err, errlen };
@@ -146,97 +219,18 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
                  path, strerror(errno));
         return -1;
     }
-    int ok = 0;
-    {
-        if (!next_line(&rd)) {
-            rd.lineno++;
-            fail(&rd, CLI_TR("empty file: expected a header line 'ROWS COLS'",
-                     "文件是空的：应有表头行“行数 列数”"));
-            goto done;
-        }
-        char *p = rd.line, *end;
-        long dims[2];
-        for (int i = 0; i < 2; i++) {
-            errno = 0;
-            dims[i] = strtol(p, &end, 10);
-            if (end == p || (*end && !strchr(" \t\r\n", *end))) {
-                fail(&rd, CLI_TR("header must be 'ROWS COLS' (two whole numbers)",
-                     "表头应为“行数 列数”（两个整数）"));
-                goto done;
-            }
-            if (errno != ERANGE && dims[i] <= 0) {
-                fail(&rd, CLI_TR("ROWS and COLS must be positive", "行数和列数必须是正数"));
-                goto done;
-            }
-            if (errno == ERANGE || dims[i] > MAT_MAX_ENTRIES) {
-                fail(&rd, CLI_TR("%s is too large (at most %ld entries)", "%s太大（至多 %ld 个元素）"),
-                         i ? CLI_TR("COLS", "列数") : CLI_TR("ROWS", "行数"),
-                     MAT_MAX_ENTRIES);
-                goto done;
-            }
-            p = end;
-        }
-        if (!blank_or_comment(p)) {
-            fail(&rd, CLI_TR("header must be 'ROWS COLS' and nothing else",
-                         "表头只能是“行数 列数”，不能有别的"));
-            goto done;
-        }
-        if (dims[0] > MAT_MAX_ENTRIES / dims[1]) {
-            fail(&rd, CLI_TR("%ld x %ld is too large (at most %ld entries)",
-                             "%ld x %ld 太大（至多 %ld 个元素）"), dims[0], dims[1],
-                 MAT_MAX_ENTRIES);
-            goto done;
-        }
-        *m = mat_new((int)dims[0], (int)dims[1]);
-    }
-    for (int i = 0; i < m->rows; i++) {
-        if (!next_line(&rd)) {
-            rd.lineno++;
-            fail(&rd, CLI_TR("file ends after %d of %d rows", "文件在第 %d 行数据后就结束了，应有 %d 行"),
-                     i, m->rows);
-            goto done;
-        }
-        char *p = rd.line, *end;
-        int j = 0;
-        for (;;) {
-            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-                p++;
-            if (*p == '\0' || *p == '#')
-                break;
-            double v = strtod(p, &end);
-            if (end == p || (*end && !strchr(" \t\r\n#", *end))) {
-                int len = (int)strcspn(p, " \t\r\n");
-                fail(&rd, CLI_TR("'%.*s' is not a number", "“%.*s”不是数"), len > 40 ? 40 : len, p);
-                goto done;
-            }
-            if (!isfinite(v)) {
-                int len = (int)strcspn(p, " \t\r\n");
-                fail(&rd, CLI_TR("'%.*s': NaN and infinity are not allowed",
-                             "“%.*s”：不允许 NaN 和无穷大"), len > 40 ? 40 : len, p);
-                goto done;
-            }
-            if (j < m->cols)
-                m->data[(size_t)i * m->cols + j] = v;
-            j++;
-            p = end;
-        }
-        if (j != m->cols) {
-            fail(&rd, CLI_TR("expected %d numbers, found %d", "应有 %d 个数，实际有 %d 个"), m->cols, j);
-            goto done;
-        }
-    }
-    if (next_line(&rd)) {
-        fail(&rd, CLI_TR("more rows than the header's %d", "数据行比表头说的 %d 行多"), m->rows);
-        goto done;
-    }
-    ok = 1;
-done:
+    int status = read_header(&rd, m);
+    for (int i = 0; status == 0 && i < m->rows; i++)
+        status = read_row(&rd, m, i);
+    if (status == 0 && next_line(&rd))
+        status = fail(&rd, CLI_TR("more rows than the header's %d", "数据行比表头说的 %d 行多"),
+                      m->rows);
     free(rd.line);
     if (rd.f != stdin)
         fclose(rd.f);
-    if (!ok)
+    if (status != 0)
         mat_free(m);
-    return ok ? 0 : -1;
+    return status;
 }
 
 Matrix mat_load(const char *path)
@@ -247,6 +241,7 @@ Matrix mat_load(const char *path)
         cli_fail("%s", err);
     return m;
 }
+
 void mat_write(FILE *out, const Matrix *m)
 {
     fprintf(out, "%d %d\n", m->rows, m->cols);
@@ -255,6 +250,7 @@ void mat_write(FILE *out, const Matrix *m)
             fprintf(out, "%.9g%c", m->data[(size_t)i * m->cols + j],
                     j + 1 < m->cols ? ' ' : '\n');
 }
+
 void rng_seed(Rng *r, uint64_t seed)
 {
     r->state = seed;
@@ -269,6 +265,7 @@ uint64_t rng_next(Rng *r)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
     return z ^ (z >> 31);
 }
+
 double rng_uniform(Rng *r)
 {
     return (double)(rng_next(r) >> 11) * 0x1.0p-53;
@@ -292,6 +289,7 @@ void rng_fill_normal(Rng *r, double *x, size_t n, double mean, double std)
     for (size_t i = 0; i < n; i++)
         x[i] = mean + std * rng_normal(r);
 }
+
 void matmul(double *c, const double *a, const double *b, int n, int k, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -317,6 +315,7 @@ void matmul_bt(double *c, const double *a, const double *b, int n, int k, int m)
             c[(size_t)i * m + j] = s;
         }
 }
+
 void matmul_backward(double *da, double *db, const double *dc,
                      const double *a, const double *b, int n, int k, int m)
 {

@@ -22,6 +22,7 @@ void embed_backward(double *dwe, const double *dx, const int *tokens, int n,
         for (int j = 0; j < d; j++)
             dwe[(size_t)tokens[t] * d + j] += scale * dx[(size_t)t * d + j];
 }
+
 void tied_logits(double *logits, const double *y, const double *we, int n,
                  int d, int vocab)
 {
@@ -41,6 +42,7 @@ void tied_logits_backward(double *dy, double *dwe, const double *dlogits,
             }
         }
 }
+
 void positional_encoding(double *pe, int rows, int d_model)
 {
     for (int pos = 0; pos < rows; pos++)

@@ -81,6 +81,7 @@ static inline float exp_shift_sum(float *restrict x, int n, float m)
     }
     return sum;
 }
+
 /* c[r][x] (+)= sum_{t < kk} a[r lda + t] b[t ldb + x], for r < 4, x < 16;
    accumulate = 0 starts from zero instead of c. */
 static inline void block_4x16(float *restrict c, int ldc, const float *restrict a,
@@ -104,6 +105,7 @@ static inline void block_4x16(float *restrict c, int ldc, const float *restrict 
         for (int x = 0; x < 16; x++)
             c[r * ldc + x] = acc[r][x];
 }
+
 void online_merge(OnlinePartial *a, const OnlinePartial *b, int d_v)
 {
     if (b->m == -INFINITY)                  /* b saw no key: nothing to add */
@@ -133,6 +135,7 @@ void online_attention_query(double *out, const double *q, const double *k,
     for (int t = 0; t < d_v; t++)
         out[t] /= acc.l;
 }
+
 size_t fa_scratch_floats(int d_k, int d_v)
 {
     return (size_t)FA_BR * d_k + (size_t)d_k * FA_BC + (size_t)FA_BR * FA_BC
@@ -315,6 +318,7 @@ static float exp_shifted_baseline(float *x, int n, float m)
 {
     return exp_shift_sum(x, n, m);
 }
+
 #ifdef FA_HAVE_AVX2
 __attribute__((target("avx2,fma")))
 static float exp_shifted_avx2(float *x, int n, float m)
@@ -357,6 +361,7 @@ void fa_rows(float *out, const float *q, const float *k, const float *v,
 #endif
     fa_rows_baseline(out, q, k, v, sh, i0, i1, scratch);
 }
+
 KvCache kv_new(int cap, int d_k, int d_v)
 {
     KvCache c = { 0, cap, d_k, d_v, NULL, NULL, NULL };

@@ -10,6 +10,7 @@ typedef struct {
     double m, l;
     double *u;
 } OnlinePartial;
+
 /* Merge b into a (disjoint key sets): a becomes the partial result over
    both.  Either may be empty (m = -INFINITY, l = 0, u = 0). */
 void online_merge(OnlinePartial *a, const OnlinePartial *b, int d_v);
@@ -30,6 +31,7 @@ typedef struct {
     float kappa;
     int causal;
 } FaShape;
+
 /* The scratch fa_rows needs, in floats. */
 size_t fa_scratch_floats(int d_k, int d_v);
 /* The rows i0 <= i < i1 of the output (i1 - i0 <= FA_BR), streaming over the
@@ -52,6 +54,7 @@ typedef struct {
     float *k, *v;                   /* cap x d_k and cap x d_v */
     float *scratch;                 /* fa_scratch_floats(d_k, d_v) */
 } KvCache;
+
 KvCache kv_new(int cap, int d_k, int d_v);  /* exits with status 1 if out of memory */
 void kv_free(KvCache *c);
 /* Append one position's key and value; the cache must not be full. */

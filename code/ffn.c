@@ -13,6 +13,7 @@ void linear_backward(double *dx, double *dw, double *db, const double *dy,
             for (int j = 0; j < d_out; j++)
                 db[j] += dy[(size_t)t * d_out + j];
 }
+
 void relu_forward(double *y, const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -24,6 +25,7 @@ void relu_backward(double *dx, const double *y, const double *dy, size_t n)
     for (size_t i = 0; i < n; i++)
         dx[i] = y[i] > 0.0 ? dy[i] : 0.0;
 }
+
 void ffn_forward(const Ffn *f, double *y, double *h, const double *x, int n)
 {
     int d = f->d_model, dff = f->d_ff;
@@ -31,6 +33,7 @@ void ffn_forward(const Ffn *f, double *y, double *h, const double *x, int n)
     relu_forward(h, h, (size_t)n * dff);            /* h = max(0, h) */
     mha_project(y, h, f->w2, f->b2, n, dff, d);     /* y = h W2 + b2 */
 }
+
 void ffn_backward(const Ffn *f, Ffn *g, double *dx, double *dh,
                   const double *dy, const double *x, const double *h, int n)
 {
@@ -41,11 +44,13 @@ void ffn_backward(const Ffn *f, Ffn *g, double *dx, double *dh,
     relu_backward(dh, h, dh, nh);                   /* dL/d(x W1 + b1) */
     linear_backward(dx, g->w1, g->b1, dh, x, f->w1, n, f->d_model, f->d_ff);
 }
+
 void ffn_sublayer(double *out, const double *in, int n, void *ctx)
 {
     FfnSublayer *s = ctx;
     ffn_forward(s->ffn, out, s->h, in, n);
 }
+
 Ffn ffn_new(int d_model, int d_ff)
 {
     Ffn f = { d_model, d_ff, NULL, NULL, NULL, NULL };
@@ -62,6 +67,7 @@ void ffn_free(Ffn *f)
     free(f->w1);
     *f = (Ffn){ 0, 0, NULL, NULL, NULL, NULL };
 }
+
 void ffn_init(Ffn *f, Rng *rng, double bias_std)
 {
     size_t d = (size_t)f->d_model, dff = (size_t)f->d_ff;

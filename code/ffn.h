@@ -40,6 +40,7 @@ typedef struct {
     const Ffn *ffn;
     double *h;              /* n x d_ff scratch */
 } FfnSublayer;
+
 /* A SublayerFn (residual.h) whose ctx is an FfnSublayer. */
 void ffn_sublayer(double *out, const double *in, int n, void *ctx);
 

@@ -97,6 +97,7 @@ void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
 }
+
 #include <dlfcn.h>
 #include <stdio.h>
 
@@ -245,6 +246,7 @@ static void gemm_part(double *c, const double *a, const double *b, int k, int m,
         }
     }
 }
+
 typedef struct {
     double *c;
     const double *a, *b;

@@ -35,6 +35,7 @@ size_t kv_step_work_size(const KvCache *c, int d_ff)
 {
     return (size_t)6 * c->d_model + (size_t)d_ff;
 }
+
 /* out[d] = Concat_i(softmax_j(q_i . k_ji / sqrt(d_k)) v_ji) W_O + b_O over
    the s cached rows of k, v; w[heads x s] receives the weights.
    q_x is the query's input row; cat[d] is scratch. */
@@ -65,6 +66,7 @@ static void attend_cached(double *out, double *w, double *cat, const MhaWeights 
     }
     mha_project(out, cat, p->w_o, p->b_o, 1, d, d);
 }
+
 typedef struct {
     const DecoderLayer *l;
     KvCache *c;

@@ -26,6 +26,7 @@ void layernorm_forward(const LayerNorm *ln, double *y, double *mean,
             rstd[t] = r;
     }
 }
+
 void layernorm_backward(const LayerNorm *ln, LayerNorm *g, double *dx,
                         const double *dy, const double *x, const double *mean,
                         const double *rstd, int n)

@@ -20,6 +20,7 @@ void conv1d_forward(double *y, const double *x, const double *w,
         }
     }
 }
+
 long long conv1d_macs(int n, int d_in, int d_out, int k, int dilation)
 {
     long long taps = 0;                     /* sum over t of the taps inside */
@@ -28,6 +29,7 @@ long long conv1d_macs(int n, int d_in, int d_out, int k, int dilation)
             taps += n - (long long)o * dilation;
     return taps * d_in * d_out;
 }
+
 void rnn_step(double *h, const double *h_prev, const double *x_t,
               const double *w, const double *u, const double *b, int d_in,
               int d)
@@ -44,6 +46,7 @@ void rnn_step(double *h, const double *h_prev, const double *x_t,
     for (int j = 0; j < d; j++)
         h[j] = tanh(h[j]);
 }
+
 void rnn_forward(double *h, const double *x, const double *w, const double *u,
                  const double *b, int n, int d_in, int d)
 {
@@ -56,6 +59,7 @@ long long rnn_macs(int n, int d_in, int d)
 {
     return (long long)(n - 1) * d * d + (long long)n * d_in * d;
 }
+
 void linrnn_forward(double *h, const double *x, const double *a,
                     const double *bm, int n, int d_in, int d)
 {
@@ -70,6 +74,7 @@ void linrnn_forward(double *h, const double *x, const double *a,
         }
     }
 }
+
 void linrnn_kernel(double *kern, const double *a, const double *bm, int n,
                    int d_in, int d)
 {
@@ -79,6 +84,7 @@ void linrnn_kernel(double *kern, const double *a, const double *bm, int n,
     for (int m = 1; m < n; m++)             /* K_m = K_{m-1} A */
         matmul(kern + m * block, kern + (m - 1) * block, a, d_in, d, d);
 }
+
 void selfattn_row(double *y_i, double *w_i, const double *x, int i, int n,
                   int d)
 {

@@ -12,6 +12,7 @@ void mask_causal(unsigned char *mask, int s_q, int s_k)
         for (int j = 0; j < s_k; j++)   /* query i stands at i + s_k - s_q */
             mask[(size_t)i * s_k + j] = j <= i + (s_k - s_q);
 }
+
 void mask_padding(unsigned char *mask, const unsigned char *key_valid,
                   int s_q, int s_k)
 {
@@ -26,6 +27,7 @@ void mask_and(unsigned char *mask, const unsigned char *other, int s_q,
     for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
         mask[ij] = mask[ij] && other[ij];
 }
+
 void attention_masked(double *out, double *w, const double *q, const double *k,
                       const double *v, const unsigned char *mask,
                       int s_q, int s_k, int d_k, int d_v, double kappa)
@@ -51,6 +53,7 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
     }
     matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
 }
+
 void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
                                const double *dout, const double *w,
                                const double *q, const double *k,
@@ -60,6 +63,7 @@ void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,
     attention_backward(dq, dk, dv, dw, dout, w, q, k, v, s_q, s_k, d_k, d_v,
                        kappa);                  /* no mask: see above */
 }
+
 unsigned char *mask_load(const char *option, const char *spec, int rows,
                          int cols)
 {
@@ -101,6 +105,7 @@ unsigned char *mask_load(const char *option, const char *spec, int rows,
     mat_free(&m);
     return mask;
 }
+
 unsigned char *mask_from_options(const char *mask_arg,
                                  const char *key_padding_arg, int s_q, int s_k)
 {

@@ -14,6 +14,7 @@ void mha_project(double *y, const double *x, const double *w, const double *b,
             for (int c = 0; c < d_out; c++)
                 y[(size_t)r * d_out + c] += b[c];
 }
+
 void mha_split_head(double *dst, const double *src, int s, int d_model,
                     int d_k, int i)
 {
@@ -33,6 +34,7 @@ void mha_merge_head(double *dst, const double *src, int s, int d_model,
             block[c] = src[(size_t)r * d_k + c];
     }
 }
+
 /* out[s_q x d_k] = Softmax(kappa Q K^T + M) V for one head; w[s_q x s_k]
    receives its weights.  mask == NULL: no M. */
 static void head_attention(double *out, double *w, const double *q,
@@ -46,6 +48,7 @@ static void head_attention(double *out, double *w, const double *q,
     }
     attention_masked(out, w, q, k, v, mask, s_q, s_k, d_k, d_k, kappa);
 }
+
 /* db_c += sum_r dy_rc: a bias added to every row gets the sum of the rows. */
 static void add_column_sums(double *db, const double *dy, int n, int d)
 {
@@ -53,6 +56,7 @@ static void add_column_sums(double *db, const double *dy, int n, int d)
         for (int c = 0; c < d; c++)
             db[c] += dy[(size_t)r * d + c];
 }
+
 size_t mha_work_size(int s_q, int s_k, int d_model, int h)
 {
     size_t d = (size_t)d_model, d_k = d / (size_t)h;
@@ -61,12 +65,14 @@ size_t mha_work_size(int s_q, int s_k, int d_model, int h)
     size_t by_head = 3 * d * d_k + (2 * sq + 2 * sk) * d_k + sq * d;
     return packed > by_head ? packed : by_head;
 }
+
 size_t mha_backward_work_size(int s_q, int s_k, int d_model, int h)
 {
     size_t d = (size_t)d_model, d_k = d / (size_t)h;
     size_t sq = (size_t)s_q, sk = (size_t)s_k;
     return (4 * sq + 4 * sk) * d + (3 * sq + 4 * sk) * d_k + sq * sk;
 }
+
 void mha_forward(double *out, double *w, double *work, const MhaWeights *p,
                  const double *q, const double *k, const double *v,
                  const unsigned char *mask, int s_q, int s_k)
@@ -94,6 +100,7 @@ void mha_forward(double *out, double *w, double *work, const MhaWeights *p,
     }
     mha_project(out, concat, p->w_o, p->b_o, s_q, d, d); /* Concat W_O + b_O */
 }
+
 void mha_forward_by_head(double *out, double *w, double *work,
                          const MhaWeights *p, const double *q, const double *k,
                          const double *v, const unsigned char *mask,
@@ -131,6 +138,7 @@ void mha_forward_by_head(double *out, double *w, double *work,
             for (int c = 0; c < d; c++)
                 out[(size_t)r * d + c] += p->b_o[c];
 }
+
 void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
                   double *work, const double *dout, const MhaWeights *p,
                   const double *q, const double *k, const double *v,
@@ -187,6 +195,7 @@ void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
     if (g->b_v)
         add_column_sums(g->b_v, dvw, s_k, d);
 }
+
 long mha_param_count(int d_model, int h, int with_bias)
 {
     long d = d_model, d_k = d_model / h, n = 0;

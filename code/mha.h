@@ -11,6 +11,7 @@ typedef struct {
     const double *w_q, *w_k, *w_v, *w_o;    /* d_model x d_model, row-major */
     const double *b_q, *b_k, *b_v, *b_o;    /* d_model each, or NULL: no bias */
 } MhaWeights;
+
 /* Doubles of scratch space that mha_forward and mha_forward_by_head need. */
 size_t mha_work_size(int s_q, int s_k, int d_model, int h);
 /* Equation (3), packed: project for all heads at once, split, attend, merge.

@@ -23,6 +23,7 @@ static double now_ms(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
+
 /* PROF(kind, statements): run them, adding their time to model_profile[kind]. */
 #define PROF(kind, ...) do { double t0_ = model_profiling ? now_ms() : 0.0; \
         __VA_ARGS__; if (model_profiling) model_profile[kind] += now_ms() - t0_; } while (0)
@@ -48,6 +49,7 @@ const char *model_config_check(const TransformerConfig *c)
                       "模型的参数会超过 5000 万个");
     return NULL;
 }
+
 typedef struct { double *next; size_t used; } Carver;
 static double *take(Carver *cv, size_t n)
 {
@@ -96,6 +98,7 @@ static size_t carve_params(ModelViews *v, double *block, const TransformerConfig
     carve_norm(&cv, &v->enc_final, d), carve_norm(&cv, &v->dec_final, d);
     return cv.used;
 }
+
 static void xavier(Rng *r, double *w, int fan_in, int fan_out)
 {
     double a = sqrt(6.0 / (fan_in + fan_out));  /* U(-a, a): variance 2/(in+out) */
@@ -156,6 +159,7 @@ Model model_new(const TransformerConfig *c, uint64_t seed)
     positional_encoding(m.pe, c->max_len, d);
     return m;
 }
+
 MhaWeights model_mha(const Model *m, const AttnBlock *a)
 {
     MhaWeights w = { m->cfg.d_model, m->cfg.heads, a->w_q, a->w_k, a->w_v, a->w_o,
@@ -194,6 +198,7 @@ DecoderLayer model_decoder_layer(const Model *m, int l)
                          model_norm(m, &e->norm3) }, NULL };
     return x;
 }
+
 Batch batch_new(int size, int src_len, int tgt_len)
 {
     Batch b = { size, src_len, tgt_len, NULL, NULL, NULL };
@@ -208,12 +213,14 @@ void batch_free(Batch *b)
     free(b->src), free(b->tgt_in), free(b->tgt_out);
     *b = (Batch){ 0, 0, 0, NULL, NULL, NULL };
 }
+
 typedef struct {            /* one multi-head attention */
     double *q, *k, *v;      /* x W + b: rows_q x d, rows_k x d, rows_k x d */
     double *w;              /* B x heads x s_q x s_k weights */
     double *concat;         /* rows_q x d: the heads side by side */
     const double *xq, *xkv; /* its inputs (not owned) */
 } AttnCache;
+
 typedef struct {            /* one residual sublayer around F */
     const double *x;        /* its input (not owned) */
     double *u;              /* F's input: LN(x) (PRE) */
@@ -224,11 +231,13 @@ typedef struct {            /* one residual sublayer around F */
     double *mean, *rstd;    /* of LN(s) (POST) */
     double *y;              /* the output: LN(s) (POST) or s (PRE) */
 } SubCache;
+
 typedef struct { AttnCache attn; SubCache sub[2]; double *h; } EncCache;
 typedef struct { AttnCache self, cross; SubCache sub[3]; double *h; } DecCache;
 typedef struct {            /* the embedding and its dropout */
     double *e, *mask, *x;   /* e = sqrt(d) W_e[tok] + PE; x = mask .* e */
 } EmbCache;
+
 typedef struct {            /* the final LayerNorm (PRE) */
     double *y, *mean, *rstd;
 } FinalCache;
@@ -258,6 +267,7 @@ struct ModelCache {
     double *work;           /* gemm transposes */
     size_t mask_cap;
 };
+
 static void carve_attn_cache(Carver *cv, AttnCache *a, int B, int h, int sq, int sk, int d)
 {
     a->q = take(cv, (size_t)B * sq * d);
@@ -370,6 +380,7 @@ void model_free(Model *m)
     free(m->params), free(m->grads), free(m->adam_m), free(m->adam_v), free(m->pe);
     memset(m, 0, sizeof *m);
 }
+
 /* y[n x d_out] = x[n x d_in] w + b */
 static void linear_forward(double *y, const double *x, const double *w,
                            const double *b, int n, int d_in, int d_out)
@@ -396,6 +407,7 @@ static void linear_backward_fast(double *dx, double *dw, double *db,
                 db[j] += dy[(size_t)r * d_out + j];
     });
 }
+
 static double kappa_of(const Model *m)
 {
     return m->cfg.scale_scores ? 1.0 / sqrt((double)(m->cfg.d_model / m->cfg.heads)) : 1.0;
@@ -547,6 +559,7 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
     linear_backward_fast(dxkv, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
     linear_backward_fast(dxkv, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
 }
+
 /* The FFN, eq. (2) of the paper: f = max(0, u W1 + b1) W2 + b2. */
 static void ffn_fwd(Model *m, const FfnBlock *p, double *f, double *h,
                     const double *u, int rows)
@@ -569,6 +582,7 @@ static void ffn_bwd(Model *m, const FfnBlock *p, const FfnBlock *g,
     PROF(PROF_FFN_ACT, relu_backward(c->dbuf, h, c->dbuf, nh));
     linear_backward_fast(du, g->w1, g->b1, c->dbuf, u, p->w1, rows, d, dff, c->work);
 }
+
 /* Dropout multipliers: 0 with probability p, else 1/(1-p) (inverted
    dropout: eval mode needs no rescaling).  NULL-free: with train = 0 or
    p = 0 every multiplier is 1. */
@@ -578,6 +592,7 @@ static void dropout_mask(Model *m, double *mask, size_t n, int train)
     for (size_t i = 0; i < n; i++)
         mask[i] = (train && p > 0.0) ? (rng_uniform(&m->rng) < p ? 0.0 : keep) : 1.0;
 }
+
 /* Residual sublayer, first half: returns F's input u. */
 static const double *sub_begin(Model *m, SubCache *s, const NormBlock *nb,
                                const double *x, int rows)
@@ -639,6 +654,7 @@ static void sub_back_end(Model *m, const SubCache *s, const NormBlock *nb,
         PROF(PROF_NORM, layernorm_backward(&ln, &g, dx, du, s->x, s->mean_u, s->rstd_u, rows));
     }
 }
+
 static void embed_batch(Model *m, EmbCache *e, const int *tok, int B, int len, int train)
 {
     int d = m->cfg.d_model;
@@ -736,6 +752,7 @@ static void output_logits(Model *m, double *logits, const double *y, int rows)
     PROF(PROF_LOSS, gemm_nt(logits, y, m->p.embedding, rows, m->cfg.d_model,
                             m->cfg.vocab, 0, m->cache->work));
 }
+
 /* Label-smoothed cross-entropy of one position: q = (1 - eps) onehot(y) +
    eps / V; loss = -sum_k q_k log p_k, p = softmax(z).  Writes p. */
 static double smoothed_xent(double *p, const double *z, int V, int y, double eps)
@@ -754,6 +771,7 @@ static double smoothed_xent(double *p, const double *z, int V, int y, double eps
     }
     return loss;
 }
+
 /* The positional encodings have max_len rows: a longer sequence is a
    checked runtime error. */
 static void check_length(const Model *m, int n)
@@ -762,6 +780,7 @@ static void check_length(const Model *m, int n)
         cli_fail("a sequence of length %d, but the model's max_len is %d", n,
                  m->cfg.max_len);
 }
+
 double model_forward(Model *m, const Batch *b, int train, long *correct, long *tokens)
 {
     int B = b->size, S = b->src_len, T = b->tgt_len, V = m->cfg.vocab;
@@ -790,6 +809,7 @@ double model_forward(Model *m, const Batch *b, int train, long *correct, long *t
     if (tokens) *tokens = n;
     return n ? total / n : 0.0;
 }
+
 /* The backward pass of decoder layer l: given dy = dL/d(its output), write
    dx = dL/d(its input) and add dL/d(memory) into the cache's dmemory. */
 static void decoder_layer_backward(Model *m, int l, const double *dy, double *dx)
@@ -849,6 +869,7 @@ static void final_norm_backward(Model *m, const NormBlock *p, const NormBlock *g
     memset(dx, 0, (size_t)rows * m->cfg.d_model * sizeof *dx);
     PROF(PROF_NORM, layernorm_backward(&ln, &gl, dx, dy, x, f->mean, f->rstd, rows));
 }
+
 void model_backward(Model *m)
 {
     ModelCache *c = m->cache;
@@ -900,6 +921,7 @@ void model_backward(Model *m)
         embed_backward(m->g.embedding, dy, c->src, (int)rs, d, sqrt((double)d));
     });
 }
+
 double noam_rate(int d_model, long step, long warmup)
 {
     double s = (double)step, w = (double)warmup;
@@ -929,6 +951,7 @@ double model_train_step(Model *m, const Batch *b, long warmup, double factor)
     model_adam(m, factor * noam_rate(m->cfg.d_model, m->step + 1, warmup));
     return loss;
 }
+
 void model_encode(Model *m, const int *src, int s, double *memory)
 {
     check_length(m, s);
@@ -990,6 +1013,7 @@ const double *model_attention(const Model *m, int kind, int layer, int seq,
     *rows = sq, *cols = sk;
     return w + ((size_t)seq * m->cfg.heads + head) * sq * sk;
 }
+
 uint64_t fnv1a64(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;

@@ -36,17 +36,20 @@ typedef struct {
     AttnBlock cross; NormBlock norm2;
     FfnBlock ffn; NormBlock norm3;
 } DecoderBlock;
+
 typedef struct {
     double *embedding;      /* vocab x d_model: both inputs and the output (3.4) */
     EncoderBlock *enc;      /* layers of each */
     DecoderBlock *dec;
     NormBlock enc_final, dec_final;   /* used by PRE_NORM only */
 } ModelViews;
+
 typedef struct {
     int size, src_len, tgt_len;
     int *src;               /* size x src_len */
     int *tgt_in, *tgt_out;  /* size x tgt_len */
 } Batch;
+
 Batch batch_new(int size, int src_len, int tgt_len);     /* all TOK_PAD */
 void batch_free(Batch *b);
 typedef struct ModelCache ModelCache;   /* activations of the last forward */

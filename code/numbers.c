@@ -13,6 +13,7 @@ static const char *const token_text[NUM_VOCAB] = {
     "hundred", "thousand", "and",
     "零", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "百", "千", "万",
 };
+
 enum { EN_TWENTY = TOK_EN_FIRST + 20, EN_HUNDRED = TOK_EN_FIRST + 28,
        EN_THOUSAND = TOK_EN_FIRST + 29, EN_AND = TOK_EN_FIRST + 30,
        ZH_TEN = TOK_ZH_FIRST + 10, ZH_HUNDRED = TOK_ZH_FIRST + 11,
@@ -22,6 +23,7 @@ const char *num_token_text(int tok)
 {
     return tok >= 0 && tok < NUM_VOCAB ? token_text[tok] : "<?>";
 }
+
 static int english_below_100(int *tok, int n)      /* 1 <= n <= 99 */
 {
     if (n < 20) {
@@ -65,6 +67,7 @@ int num_english(int *tok, long n)
     }
     return k + english_below_1000(tok + k, (int)(n % 1000));
 }
+
 static int chinese_section(int *tok, int n, int leading)   /* 1 <= n <= 9999 */
 {
     static const int unit[4] = { ZH_THOUSAND, ZH_HUNDRED, ZH_TEN, -1 };
@@ -104,6 +107,7 @@ int num_chinese(int *tok, long n)
     }
     return k + chinese_section(tok + k, low, high == 0);
 }
+
 static int lookup(const char *word, int first, int last)
 {
     for (int t = first; t < last; t++)
@@ -152,6 +156,7 @@ int num_tokenize(int *tok, int max, const char *text, char *bad, size_t badlen)
     }
     return n;
 }
+
 void num_detokenize(char *buf, size_t len, const int *tok, int n)
 {
     size_t used = 0;
@@ -170,6 +175,7 @@ void num_detokenize(char *buf, size_t len, const int *tok, int n)
         used += (size_t)w;
     }
 }
+
 long num_draw(Rng *rng, int digits)
 {
     if (digits == 0)

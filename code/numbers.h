@@ -13,6 +13,7 @@ enum {                          /* TOK_PAD 0, TOK_BOS 1, TOK_EOS 2: model.h */
     TOK_ZH_FIRST = 36,          /* 零一二三四五六七八九十百千万: 14 characters */
     NUM_VOCAB = 50
 };
+
 #define NUM_MAX 999999L
 #define NUM_MAX_TOKENS 16       /* the longest sentence is 11 tokens */
 /* The text of a token: an English word, a Chinese character (UTF-8) or
@@ -36,6 +37,7 @@ typedef struct {
     long *test;                 /* the held-out numbers, in the order drawn */
     unsigned char *held;        /* bit n set: n is held out */
 } NumSplit;
+
 /* Draw a number from the task's distribution with DIGITS digits
    (1 to 6; 0 = draw the number of digits uniformly too). */
 long num_draw(Rng *rng, int digits);

@@ -18,6 +18,7 @@ static const ModelConfig configs[] = {
     { "C-dff4096", 6, 512,   4096,  8,  64,  64, 37000,  90 },
     { "big",       6, 1024,  4096, 16,  64,  64, 37000, 213 },
 };
+
 enum { NCONFIGS = sizeof configs / sizeof configs[0] };
 
 const ModelConfig *config_at(int i)
@@ -32,6 +33,7 @@ const ModelConfig *find_config(const char *name)
             return &configs[i];
     return NULL;
 }
+
 long attention_param_count(int d_model, int heads, int d_k, int d_v)
 {
     long q = (long)d_model * heads * d_k + (long)heads * d_k;   /* W^Q, b^Q */

@@ -17,6 +17,7 @@ void sample_moments(Moments *m, const double *x, long n)
     m->m4 = m4 / n;
     m->se_var = sqrt((m->m4 - m->var * m->var * (n - 3) / (n - 1)) / n);
 }
+
 double entropy(const double *p, int n)
 {
     double h = 0.0;
@@ -25,12 +26,14 @@ double entropy(const double *p, int n)
             h -= p[j] * log(p[j]);
     return h;
 }
+
 void softmax_jacobian(double *jac, const double *p, int n)
 {
     for (int j = 0; j < n; j++)
         for (int m = 0; m < n; m++)     /* J_jm = p_j (delta_jm - p_m) */
             jac[(size_t)j * n + m] = p[j] * ((j == m) - p[m]);
 }
+
 double norm2(const double *x, size_t n)
 {
     double s = 0.0;

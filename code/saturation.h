@@ -9,6 +9,7 @@
 typedef struct {
     double mean, var, m4, se_var;
 } Moments;
+
 void sample_moments(Moments *m, const double *x, long n);
 /* H(p) = -sum_j p_j ln p_j in nats, with 0 ln 0 = 0; 0 <= H <= ln n. */
 double entropy(const double *p, int n);

@@ -10,6 +10,7 @@ void attention_sublayer(double *out, const double *in, int n, void *ctx)
     int s_k = a->memory ? a->s_mem : n;
     mha_forward(out, a->weights, a->work, a->p, in, kv, kv, a->mask, n, s_k);
 }
+
 /* Carve W_Q, W_K, W_V, W_O and four zero biases out of block, which holds
    4 d (d + 1) doubles, and fill the weights from N(0, 1/d). */
 static MhaWeights new_attention(double *block, int d, int heads, Rng *rng)
@@ -23,6 +24,7 @@ static MhaWeights new_attention(double *block, int d, int heads, Rng *rng)
                      block + 3 * dd, b, b + d, b + 2 * d, b + 3 * d };
     return p;
 }
+
 EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 {
     EncoderLayer l;
@@ -35,6 +37,7 @@ EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
         l.norm[i] = (LayerNorm){ d_model, NULL, NULL, LAYERNORM_EPS };
     return l;
 }
+
 DecoderLayer decoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 {
     DecoderLayer l;
@@ -60,6 +63,7 @@ size_t layer_work_size(int n, int s_mem, int d_model, int heads, int d_ff)
         own = (size_t)n * d_ff;
     return 3 * (size_t)n * d_model + (size_t)heads * n * s_k + own;
 }
+
 void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x,
                            int n, const unsigned char *mask,
                            NormPlacement where, double *work)
@@ -73,6 +77,7 @@ void encoder_layer_forward(const EncoderLayer *l, double *y, const double *x,
                       pre);
     residual_sublayer(y, z, n, &l->norm[1], where, ffn_sublayer, &ffn, pre);
 }
+
 void decoder_layer_forward(const DecoderLayer *l, double *y, const double *x,
                            int n, const double *memory, int s_mem,
                            const unsigned char *self_mask,

@@ -23,6 +23,7 @@ typedef struct {
     LayerNorm norm[3];      /* after each of the three sublayers */
     double *store;
 } DecoderLayer;
+
 typedef struct {
     const MhaWeights *p;
     const double *memory;       /* s_mem x d_model keys and values, or NULL */
@@ -30,6 +31,7 @@ typedef struct {
     const unsigned char *mask;  /* n x s_k, or NULL */
     double *weights, *work;     /* heads x n x s_k; mha_work_size(n, s_k..) */
 } AttnSublayer;
+
 /* A SublayerFn whose ctx is an AttnSublayer. */
 void attention_sublayer(double *out, const double *in, int n, void *ctx);
 EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng);

@@ -49,7 +49,7 @@ def test_pdfs_are_dated_by_the_source_not_the_clock():
         when = pdf_creation_epoch(path)
         assert when in dates, (
             '%s: CreationDate %s is no commit date: the build did not pass '
-            'SOURCE_DATE_EPOCH to xdvipdfmx (tools/qa.mk exports it)'
+            'SOURCE_DATE_EPOCH to xdvipdfmx (mk/common.mk exports it)'
             % (path, time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(when))))
 
 

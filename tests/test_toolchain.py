@@ -19,7 +19,7 @@ def copy_of_sources(built=()):
     (with their times, as the sources keep theirs), so that make finds them
     up to date and the test runs only the step it is about."""
     with tempfile.TemporaryDirectory(prefix='attn-toolchain-') as d:
-        for name in ('Makefile', 'chapters', 'code', 'tools', 'tex', 'figures'):
+        for name in ('Makefile', 'mk', 'chapters', 'code', 'tools', 'tex', 'figures'):
             src = os.path.join(TOP, name)
             if os.path.isdir(src):
                 shutil.copytree(src, os.path.join(d, name))

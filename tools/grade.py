@@ -61,6 +61,8 @@ import tempfile
 import time
 import traceback
 
+from codefiles import is_program  # code/chNN-*.c, appX-*.c: programs, not the library
+
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(TOOLS)
 
@@ -564,7 +566,7 @@ class Toolchain:
         self.header_hash = sha(read_bytes(os.path.abspath(__file__)), self.cc,
                                *[read_bytes(h) for h in headers])
         self.lib_srcs = sorted(os.path.join(self.code, f) for f in os.listdir(self.code)
-                               if f.endswith('.c') and not re.match(r'(ch|app)', f))
+                               if f.endswith('.c') and not is_program(f))
         jobs = [pool.submit(self.compile, os.path.join(self.harness_dir, 'harness.c'),
                             STD + ['-Werror', '-O1', '-g'], ['-I', self.harness_dir])]
         jobs += [pool.submit(self.compile, s, STD + SAN, ['-I', self.code])

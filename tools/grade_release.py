@@ -41,6 +41,8 @@ import sys
 import tarfile
 import zipfile
 
+from codefiles import is_program
+
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 
@@ -178,7 +180,7 @@ def exercises(root=ROOT, spec='', everything=False):
 def library_files(root=ROOT):
     code = os.path.join(root, 'code')
     return sorted(f for f in os.listdir(code)
-                  if f.endswith('.h') or (f.endswith('.c') and not re.match(r'(ch|app)', f)))
+                  if f.endswith('.h') or (f.endswith('.c') and not is_program(f)))
 
 
 def read(path):
@@ -223,7 +225,8 @@ def release_files(root=ROOT, spec='', hidden=False):
     autograder).  Each exercise ships expected.json, the values its checks
     give with the instructor's solution, never the solution itself."""
     files = {}
-    files['tools/grade.py'] = read(os.path.join(root, 'tools', 'grade.py'))
+    for f in ('grade.py', 'codefiles.py'):
+        files['tools/' + f] = read(os.path.join(root, 'tools', f))
     for f in ('grade.h', 'harness.c'):
         files['exercises/harness/' + f] = read(os.path.join(root, 'exercises', 'harness', f))
     for f in library_files(root):
@@ -337,7 +340,8 @@ def manifest(files):
             student |= {os.path.dirname(path) + '/' + f for f in meta['student_files']}
     lines = []
     for path in sorted(files):
-        graded = path == 'tools/grade.py' or path.startswith(('exercises/', 'code/'))
+        graded = path in ('tools/grade.py', 'tools/codefiles.py') or \
+            path.startswith(('exercises/', 'code/'))
         if path in student or not graded:
             continue
         digest = hashlib.sha256(files[path].encode('utf-8')).hexdigest()

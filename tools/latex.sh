@@ -1,49 +1,51 @@
 #!/bin/bash
-# Typeset one edition of the book:  tools/latex.sh BUILDDIR EDITION
+# Typeset one edition of the book:  tools/latex.sh BUILDDIR EDITION [-v]
 #
-# Runs xelatex in BUILDDIR on tex/book.tex with \bookedition=EDITION until the
-# .aux and .toc files stop changing (at most four runs), so chunk
-# cross-references, the contents and the bookmarks are right.  On an error it
+# latexmk (settings: tex/latexmkrc) typesets BUILDDIR/book-EDITION.tex, which
+# reads tex/book.tex with \bookedition=EDITION: XeLaTeX as often as the .aux,
+# .toc and .bbl need (none at all when nothing it reads changed), biber when
+# the bibliography request changed, then xdvipdfmx.  Prints one line, how
+# many XeLaTeX runs it took; -v shows latexmk's own output.  On an error it
 # prints only the error lines of the log (and where they are), not the log.
 set -euo pipefail
 
 builddir=$1
 edition=$2
+verbose=${3:-}
 job=book-$edition
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$builddir"
-export TEXINPUTS=".:$top/tex//:"
+# tex/ as a relative path: nothing latexmk records names where the tree is.
+tex=$(realpath --relative-to=. "$top/tex")
+export TEXINPUTS=".:$tex//:" BIBINPUTS=".:$tex:"
 
-state() { { cat "$job.aux" "$job.toc" "$job.bbl" 2>/dev/null || true; } | md5sum; }
-bcf_seen=
-
-for run in 1 2 3 4; do
-    before=$(state)
-    if ! xelatex -no-pdf -interaction=nonstopmode -halt-on-error -file-line-error \
-            -jobname="$job" "\\def\\bookedition{$edition}\\input{book.tex}" \
-            > /dev/null 2>&1; then
-        echo "xelatex failed on $job (full log: $builddir/$job.log):" >&2
+# A run that was killed (make stopped on another error, Ctrl-C) may have cut
+# its .aux, .out or .toc short, which the next run could not read: start
+# those afresh.
+if [ -e "$job.running" ]; then
+    rm -f "$job.aux" "$job.out" "$job.toc" "$job.fdb_latexmk"
+fi
+touch "$job.running"
+status=0
+latexmk -r "$tex/latexmkrc" "$job.tex" > "$job.latexmk.out" 2>&1 || status=$?
+rm -f "$job.running"
+[ -z "$verbose" ] || cat "$job.latexmk.out"
+if [ $status -ne 0 ]; then
+    # hyperref's bookmarks, cut short where XeLaTeX stopped: the next run
+    # would choke on them.  And latexmk's record of the failed run, or it
+    # would refuse to run again until a source changes.
+    rm -f "$job.out" "$job.fdb_latexmk"
+    echo "latexmk failed on $job (full log: $builddir/$job.log; latexmk's: $builddir/$job.latexmk.out):" >&2
+    if grep -q -a -E '^(\./|/)?[^ ]*:[0-9]+: |^! ' "$job.log" 2>/dev/null; then
         # file:line:error lines, the TeX context after them, and the l.NN line.
         grep -a -A 3 -E '^(\./|/)?[^ ]*:[0-9]+: |^! ' "$job.log" | head -n 30 >&2
-        exit 1
+    elif [ -f "$job.blg" ] && grep -q -E 'ERROR' "$job.blg"; then
+        grep -E 'ERROR|WARN' "$job.blg" | head -n 20 >&2
+    else
+        tail -n 20 "$job.latexmk.out" >&2
     fi
-    # The bibliography: biber reads what the run asked for (.bcf) and writes
-    # the .bbl the next run sets; only when that request changed.
-    if [ -f "$job.bcf" ]; then
-        bcf_now=$(md5sum < "$job.bcf")
-        if [ "$bcf_now" != "$bcf_seen" ]; then
-            bcf_seen=$bcf_now
-            if ! biber --quiet --input-directory="$top/tex" "$job" > "$job.biber.out" 2>&1; then
-                echo "biber failed on $job:" >&2
-                grep -E 'ERROR|WARN' "$job.biber.out" | head -n 20 >&2
-                exit 1
-            fi
-        fi
-    fi
-    after=$(state)
-    if [ "$before" = "$after" ] && [ "$run" -gt 1 ]; then
-        break
-    fi
-done
-# xelatex -no-pdf writes .xdv; one xdvipdfmx pass makes the PDF.
-xdvipdfmx -q -o "$job.pdf" "$job.xdv" 2>/dev/null
+    exit 1
+fi
+runs=$(grep -c "^Run number [0-9]* of rule '\(xe\)\?latex" "$job.latexmk.out" || true)
+touch "$job.pdf"            # up to date for make, even when no run was needed
+printf '  %-8s %s\n' LATEXMK "$job ($runs XeLaTeX run$([ "$runs" = 1 ] || echo s))"

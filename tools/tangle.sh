@@ -17,6 +17,12 @@
 #
 # Fails, naming file:line, when a chunk is defined but never used (a root that
 # is not a code/ file: usually a misspelled name) or used but never defined.
+#
+# noweb joins chunks with nothing between them, so a function that ends one
+# chunk would touch the next chunk's first line.  The files get a blank line
+# after each top-level definition that ends there (a line that starts with `}`
+# and ends with `}` or `;`) when code follows at once.  The -L tangle (the
+# debug build) is left as notangle writes it, so its #line numbers stay exact.
 set -euo pipefail
 
 line_opt=()
@@ -64,6 +70,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+space_definitions() {
+    if [ ${#line_opt[@]} -gt 0 ]; then cat; return; fi
+    awk 'ended && $0 != "" && $0 !~ /^([ \t}]|#(endif|else|elif))/ { print "" }
+         { print; ended = /^}/ && /[};][ \t]*$/ }'
+}
+
 # Tangle everything into $tmp first; touch OUTDIR only if all of it worked.
 for name in "${roots[@]}"; do
     src=$(grep -l -F -- "<<$name>>=" "${chapters[@]}" | head -n 1)
@@ -73,8 +85,8 @@ for name in "${roots[@]}"; do
     esac
     out="$tmp/files/${name#code/}"
     mkdir -p "$(dirname "$out")"
-    if ! { echo "$header"; notangle "${line_opt[@]}" -R"$name" "${chapters[@]}" 2>"$tmp/err"; } > "$out" \
-            || [ -s "$tmp/err" ]; then
+    if ! { echo "$header"; notangle "${line_opt[@]}" -R"$name" "${chapters[@]}" 2>"$tmp/err" \
+               | space_definitions; } > "$out" || [ -s "$tmp/err" ]; then
         while IFS= read -r msg; do
             case "$msg" in
                 "undefined chunk name: "*)

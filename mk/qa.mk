@@ -1,5 +1,5 @@
-# Fuzzing, memory checking and reproducible builds (issue 17).  Included at
-# the end of the Makefile.
+# Fuzzing, memory checking and reproducible builds (issue 17).
+# (SOURCE_DATE_EPOCH, which makes the build reproducible: mk/common.mk.)
 #
 #   make fuzz              build the libFuzzer targets and run each for
 #                          FUZZ_SECONDS (default 60); FUZZ_TARGETS=... picks
@@ -15,16 +15,6 @@
 # build/fuzz/replay-TARGET, which `make test` runs over the target's corpus
 # (tests/fuzz/corpus/TARGET/) and the inputs that once crashed it
 # (tests/fuzz/regress/TARGET/).
-
-#### Reproducible builds ######################################################
-# Every date a tool writes (the PDFs' CreationDate and /ID through xdvipdfmx,
-# TeX's \today, the release archives' timestamps) is the last commit's date,
-# or a fixed one outside git.  FORCE_SOURCE_DATE=1 makes XeTeX use it too.
-ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
-  SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || echo 1700000000)
-endif
-export SOURCE_DATE_EPOCH
-export FORCE_SOURCE_DATE := 1
 
 #### Fuzzing ##################################################################
 FUZZ_CC       := clang

@@ -1,0 +1,79 @@
+#### Time budgets and recorded measurements ##################################
+# No test asserts a time: the budgets are measured here, by hand, on a quiet
+# machine.  Each bench-* target prints `what  measured  budget  OK|OVER`
+# lines (tools/bench.py line prints one) and fails if a budget is missed.
+# `make bench` runs every target in BENCH_TARGETS and fails if any did; a
+# part of the book adds its own with  BENCH_TARGETS += bench-NAME.
+BENCH_TARGETS += bench-build bench-edit bench-demos bench-grade bench-html
+
+bench:
+	$(Q)s=0; for t in $(BENCH_TARGETS); do \
+	  $(MAKE) --no-print-directory $$t || { s=1; echo "  $$t: OVER BUDGET or failed"; }; done; \
+	  exit $$s
+
+bench-build:
+	$(Q)tools/bench-build.sh
+
+# The author's loop: a sentence edited in a copy of the built tree, then one
+# edition (<= 15 s) and all three (<= 25 s with make -j2) typeset again.
+bench-edit: all
+	$(Q)tools/bench-edit.sh
+
+bench-demos: $(PROGRAMS)
+	$(Q)$(PYTHON) tools/bench.py demos
+
+# bench-grade is in exercises/exercises.mk (tools/grade_bench.py).
+
+bench-html: $(PROGRAMS)
+	$(Q)$(PYTHON) tools/bench.py html
+
+# Chapter 8, make bench-train: one training step of Chapter 8's model in C
+# and in PyTorch (same weights, batches, precision and threads), as a ratio.
+# RECORD=1 writes data/ch08-measured.dat, which the chapter replays
+# (BEFORE=PROG: an older ch08-training whose profile the record keeps).
+bench-train: $(B)/bin/ch08-training
+	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
+	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(BEFORE),--before $(BEFORE))
+
+# Chapter 9, make train: the full plan (at most ten minutes) into
+# build/train/, on OpenBLAS's products (Chapter 8, "Calling OpenBLAS
+# instead") on one thread; RECORD=1 also writes its log and its scores on the
+# test set to data/ch09-full-train.dat, which Chapter 9 quotes.
+CH09_FULL_ENV := ATTN_BLAS=openblas OMP_NUM_THREADS=1
+train: train-ch09
+train-ch09: $(CH09)
+	$(call msg,TRAIN,ch09 full plan: build/train/ch09-full.ckpt)
+	$(Q)mkdir -p $(B)/train
+	$(Q)start=$$(date +%s); $(CH09_FULL_ENV) $(CH09) --train $(B)/train/ch09-full.ckpt.tmp --full \
+	    > $(B)/train/ch09-full.out && \
+	  mv $(B)/train/ch09-full.ckpt.tmp $(B)/train/ch09-full.ckpt && \
+	  $(CH09_FULL_ENV) $(CH09) --evaluate --model $(B)/train/ch09-full.ckpt >> $(B)/train/ch09-full.out && \
+	  printf '## time\n%s s wall, load %s at the end\n' "$$(( $$(date +%s) - start ))" \
+	    "$$(cut -d' ' -f1 /proc/loadavg)" >> $(B)/train/ch09-full.out
+	$(Q)cat $(B)/train/ch09-full.out
+	$(Q)if [ -n "$(RECORD)" ]; then \
+	  { echo "# Chapter 9 measurements: make train RECORD=1 on $$(lscpu | sed -n 's/^Model name: *//p')" \
+	      "($$(nproc) CPUs) at $$(date -u '+%Y-%m-%d %H:%M UTC')"; echo; \
+	    cat $(B)/train/ch09-full.out; } > data/ch09-full-train.dat; fi
+
+# Chapter 9, make bench-decode: decoding speed, the key-value cache against
+# recomputing the prefix.  The chapter quotes the recorded run
+# (data/ch09-kv-bench.dat, a time measured live would make two builds
+# differ); RECORD=1 measures again into it.
+bench-decode: $(CH09_CKPT)
+	$(Q)$(CH09) --kv-bench --model $(CH09_CKPT) > $(B)/kv-bench.out
+	$(Q)cat $(B)/kv-bench.out
+	$(Q)if [ -n "$(RECORD)" ]; then \
+	  { echo "# Chapter 9 measurements: make bench-decode RECORD=1 on $$(lscpu | sed -n 's/^Model name: *//p')" \
+	      "($$(nproc) CPUs) at $$(date -u '+%Y-%m-%d %H:%M UTC'), load $$(cut -d' ' -f1 /proc/loadavg)"; \
+	    echo; cat $(B)/kv-bench.out; } > $(CH09_KV_RECORD); echo "bench-decode: wrote $(CH09_KV_RECORD)"; fi
+
+# Chapter 10, make bench-attention: the full sweep (a few minutes; not part
+# of the build or the tests).  RECORD=1 writes $(CH10_RECORD), which the
+# build then replays.
+bench-attention: $(B)/bin/ch10-fast-attention
+	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench-attention.py \
+	    $(if $(RECORD),--record $(CH10_RECORD),--record $(B)/bench-attention.dat)
+
+.PHONY: bench bench-build bench-edit bench-demos bench-grade bench-html bench-train \
+        train train-ch09 bench-decode bench-attention

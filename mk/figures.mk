@@ -1,0 +1,99 @@
+#### Figures and quoted output: build/bin/ -> build/data/, build/fig/, build/excerpt/
+# figures/NAME.gp draws build/fig/NAME.{tex,pdf} from build/data/NAME.dat;
+# its first line says which program prints that data:  # data: PROGRAM ARGS
+FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
+# Every script's first line, read by one awk (a no-op build stays fast):
+# NAME=PROGRAM|ARG|... a figure; fig_data gives back PROGRAM ARG ...
+FIG_DATA := $(shell awk 'FNR == 1 && sub(/^\# data: /, "") { n = FILENAME; \
+              sub(/.*\//, "", n); sub(/\.gp$$/, "", n); gsub(/ /, "|"); print n "=" $$0 }' \
+              $(FIGURES:%=figures/%.gp))
+fig_data  = $(subst |, ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(FIG_DATA))))
+
+# A figure whose data are times (data/timings/NAME.dat exists) draws what
+# `make record-timings` measured and recorded there, so that two builds give
+# the same book; every other figure's data come from its program at build time.
+TIMED_FIGURES := $(basename $(notdir $(wildcard data/timings/*.dat)))
+
+define figure_rules
+ifeq ($(filter $(1),$(TIMED_FIGURES)),)
+$(B)/data/$(1).dat: $(B)/bin/$(firstword $(call fig_data,$(1)))
+	$$(call msg,RUN,$(call fig_data,$(1)))
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(B)/bin/$(call fig_data,$(1)) > $$@.tmp && mv $$@.tmp $$@
+else
+$(B)/data/$(1).dat: data/timings/$(1).dat
+	$$(call msg,COPY,$$< (make record-timings measures again))
+	$(Q)mkdir -p $$(@D)
+	$(Q)cp $$< $$@
+endif
+$(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
+	$$(call need,gnuplot,gnuplot-nox)
+	$$(call msg,GNUPLOT,$(1))
+	$(Q)mkdir -p $$(@D)
+	$(Q)cd $(B) && GNUPLOT_LIB=../figures gnuplot \
+	    -e "datafile='data/$(1).dat'; outfile='fig/$(1).tex'" ../figures/$(1).gp
+endef
+$(foreach f,$(FIGURES),$(eval $(call figure_rules,$(f))))
+FIG_TEX := $(FIGURES:%=$(B)/fig/%.tex)
+
+figures: $(FIG_TEX)
+
+# \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
+# program (once per distinct command) and sets the section verbatim
+# (tools/excerpt.py writes these rules into build/excerpts.mk).
+$(B)/excerpts.mk: $(CHAPTERS) tools/excerpt.py
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/excerpt.py rules $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+
+ifneq ($(GENERATED_MK),)
+include $(B)/excerpts.mk
+endif
+
+# The programs speak the reader's language (Appendix D: LC_ALL, LC_MESSAGES,
+# LANG, or --lang).  What the build runs -- the figures' data, the output the
+# book quotes, the trained models -- must not depend on the builder's locale,
+# so every program the build runs sees LC_ALL=C.UTF-8: English.
+$(B)/data/%: export LC_ALL := C.UTF-8
+$(B)/run/%: export LC_ALL := C.UTF-8
+
+#### Chapter 8: the recorded training step ##################################
+# The chapter replays data/ch08-measured.dat (make bench-train RECORD=1).
+CH08_RECORD := data/ch08-measured.dat
+$(B)/run/ch08-training_--report_data_ch08-measured.dat.out: $(CH08_RECORD)
+
+#### Chapter 9: the number-translation model #################################
+# The build trains two small models on the number task, with label smoothing
+# 0.1 and without.  What they learn depends only on the program (its code
+# fixes the plan and the seed) and the arguments here, so a no-op build does
+# not retrain.  `make train` (mk/bench.mk) runs the full plan into
+# build/train/, which --translate then prefers.
+CH09      := $(B)/bin/ch09-translate
+CH09_CKPT := $(B)/data/ch09-model.ckpt
+CH09_NOLS := $(B)/data/ch09-model-nols.ckpt
+
+$(CH09_CKPT): $(CH09)
+	$(call msg,TRAIN,ch09 number task (label smoothing 0.1))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CH09) --train $@.tmp > $(B)/data/ch09-train.out && mv $@.tmp $@
+
+$(CH09_NOLS): $(CH09)
+	$(call msg,TRAIN,ch09 number task (no label smoothing))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CH09) --train $@.tmp --smoothing 0 > $(B)/data/ch09-train-nols.out && mv $@.tmp $@
+
+# What the chapter quotes or draws from the trained models and the records.
+$(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model.ckpt.out: $(CH09_CKPT)
+$(B)/run/ch09-translate_--evaluate_--model_build_data_ch09-model-nols.ckpt.out: $(CH09_NOLS)
+$(B)/data/ch09-attention.dat: $(CH09_CKPT)
+$(B)/run/ch08-training_--report_data_ch09-full-train.dat.out: data/ch09-full-train.dat
+CH09_KV_RECORD := data/ch09-kv-bench.dat
+$(B)/run/ch08-training_--report_data_ch09-kv-bench.dat.out: $(CH09_KV_RECORD)
+
+#### Chapter 10: the recorded sweep ##########################################
+# The chapter's table and figures replay the committed measurements
+# (make bench-attention RECORD=1).
+CH10_RECORD := data/ch10-measured.dat
+$(B)/data/ch10-roofline.dat $(B)/data/ch10-speed.dat \
+  $(B)/run/ch10-fast-attention_--report_data_ch10-measured.dat.out: $(wildcard $(CH10_RECORD))
+
+.PHONY: figures

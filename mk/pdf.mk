@@ -1,0 +1,38 @@
+#### The PDFs: chapters/ -> build/book-{zh,en,bilingual}.pdf ################
+#   chapters/*.nw  --noweave-->  build/woven.tex
+#                  --tools/nwlang.py filter E-->  build/body-E.tex   (one language)
+#   tex/book.tex   --latexmk: XeLaTeX, biber, xdvipdfmx-->  build/book-E.pdf
+# Each body is rewritten only when its text changed, so an edit to an
+# English sentence typesets the English and bilingual editions and leaves the
+# Chinese one alone; latexmk (tex/latexmkrc) reruns XeLaTeX only while the
+# .aux, .toc or .bbl still change.  `make zh`, `make en`, `make bilingual`
+# build one edition.
+$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
+	$(call need,noweave,noweb)
+	$(call msg,WEAVE,chapters/)
+	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+
+$(B)/body-%.stamp: $(B)/woven.tex tools/nwlang.py tools/chunknames.py chapters/chunk-names.zh
+	$(call msg,WEAVE,book-$*)
+	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $(B)/body-$*.tex.tmp
+	$(Q)$(call replace_if_changed,$(B)/body-$*.tex)
+	$(Q)touch $@
+$(B)/body-%.tex: $(B)/body-%.stamp ;
+
+# The edition's master file: one line that names the edition and reads
+# tex/book.tex (TEXINPUTS), so each edition has its own .aux, .toc and .log.
+$(B)/book-%.tex: mk/pdf.mk
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' '\def\bookedition{$*}\input{book.tex}' > $@.tmp
+	$(Q)$(call replace_if_changed,$@)
+
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex tex/book.tex tex/attnbook.sty tex/book.bib \
+                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(EXCERPT_TEX)
+	$(call need,latexmk,latexmk)
+	$(call need,xelatex,texlive-xetex)
+	$(Q)tools/latex.sh $(B) $* $(if $(Q),,-v)
+
+pdf: $(PDFS)
+$(EDITIONS): %: $(B)/book-%.pdf
+
+.PHONY: pdf $(EDITIONS)
