@@ -661,7 +661,7 @@ def tex(quizzes, allrs, lang):
                    '注意力机制：从公式到 C 代码' if lang == 'zh' else 'Attention, from Equations to C')),
            r'\tableofcontents']
     for quiz, rs in zip(quizzes, allrs):
-        out.append(r'\chapter{%s\quad %s}' % (tex_escape(w['chapter'].format(n=quiz['chapter'])),
+        out.append(r'\chapter{%s\texorpdfstring{\quad}{ } %s}' % (tex_escape(w['chapter'].format(n=quiz['chapter'])),
                                               tex_escape(quiz['title'][lang])))
         for s in SETS:
             out.append(r'\section{%s}' % SET_NAME[s][lang])
@@ -679,7 +679,7 @@ def tex(quizzes, allrs, lang):
             out.append(r'\end{enumerate}')
     out.append(r'\chapter{%s}' % w['answers'])
     for quiz, rs in zip(quizzes, allrs):
-        out.append(r'\section{%s\quad %s}' % (tex_escape(w['chapter'].format(n=quiz['chapter'])),
+        out.append(r'\section{%s\texorpdfstring{\quad}{ } %s}' % (tex_escape(w['chapter'].format(n=quiz['chapter'])),
                                               tex_escape(quiz['title'][lang])))
         for s in SETS:
             out.append(r'\subsection*{%s}' % SET_NAME[s][lang])
