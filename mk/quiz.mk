@@ -11,7 +11,10 @@ QUIZ_SRC   := $(sort $(wildcard quizzes/ch*.toml))
 QUIZ_DIR   := $(B)/quiz
 QUIZ_PROGS := $(sort $(shell sed -n 's/.*\brun *= *"\([^ "]*\).*/\1/p' $(QUIZ_SRC)))
 
-$(QUIZ_DIR)/values.json: $(QUIZ_SRC) tools/quiz.py $(QUIZ_PROGS:%=$(B)/bin/%)
+# The values also depend on what the programs read: the sentences in
+# quizzes/data/ and the committed measurements in data/.
+$(QUIZ_DIR)/values.json: $(QUIZ_SRC) tools/quiz.py $(QUIZ_PROGS:%=$(B)/bin/%) \
+    $(wildcard quizzes/data/*) $(wildcard data/*.dat)
 	$(call msg,QUIZ,values from $(words $(QUIZ_PROGS)) chapter programs)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(PYTHON) tools/quiz.py values --bin $(B)/bin --out $@ $(QUIZ_SRC)

@@ -135,6 +135,9 @@ def test_bad_sources_are_refused_with_file_and_line():
             # a placeholder naming no value
             (GOOD_HEAD + question(1, zh='"{{b}} 对吗"') + ''.join(question(i) for i in range(2, 11)) + exams,
              'not defined'),
+            # LaTeX outside mathematics (it would reach Moodle and Canvas as text)
+            (GOOD_HEAD + question(1, zh="'''用 \\texttt{x} 对吗'''") + ''.join(question(i) for i in range(2, 11)) + exams,
+             'backslash outside'),
             # broken TOML
             (GOOD_HEAD + 'this is not toml\n', 'ch99.toml:6'),
         ]
