@@ -561,8 +561,8 @@ def qti_item(section, r, lang, aid):
             o = sub(cv, 'or')
             sub(o, 'varequal', gift_num(r['answer']), respident='response1')
             a = sub(o, 'and')
-            sub(a, 'vargte', gift_num(r['answer'] - r['tol']), respident='response1')
-            sub(a, 'varlte', gift_num(r['answer'] + r['tol']), respident='response1')
+            sub(a, 'vargte', '%.12g' % (r['answer'] - r['tol']), respident='response1')
+            sub(a, 'varlte', '%.12g' % (r['answer'] + r['tol']), respident='response1')
         else:
             for acc in r['accept']:
                 sub(cv, 'varequal', acc, respident='response1')
