@@ -428,3 +428,20 @@ def test_quizzes_stay_out_of_the_student_release():
             if m.isfile():
                 data = t.extractfile(m).read().decode('utf-8', 'replace')
                 assert not ids.search(data), '%s names a quiz question' % m.name
+
+
+def test_chinese_follows_the_glossary():
+    # The variants the glossary says to avoid (its "% avoid:" notes), and
+    # ASCII double quotes, are kept out of the quizzes' Chinese as out of the book's.
+    with open(os.path.join(TOP, 'chapters', '91-appendix-glossary.nw'), encoding='utf-8') as f:
+        avoid = re.findall(r'% avoid: (\S+)', f.read())
+    assert avoid, 'the glossary lists no variants to avoid'
+    for path, data in sources().items():
+        for q in data['q']:
+            texts = [q['zh']] + [c['zh'] for c in q.get('choices', [])] + \
+                ([q['key']['zh']] if 'key' in q else [])
+            for t in texts:
+                prose = re.sub(r'\$[^$]*\$|`[^`]*`', '', t)
+                assert '"' not in prose, '%s %s: ASCII quotes in Chinese text' % (path, q['id'])
+                for w in avoid:
+                    assert w not in prose, '%s %s: %s (the glossary avoids it)' % (path, q['id'], w)
