@@ -677,7 +677,7 @@ def tex(quizzes, allrs, lang):
             for r in (r for r in rs if r['set'] == s):
                 item = [r'\item ', to_tex(r['text'])]
                 if r['type'] == 'tf':
-                    item.append(r' \quad(%s / %s)' % (w['true'], w['false']))
+                    item.append(r' \quad' + (w['paren'] % ('%s / %s' % (w['true'], w['false']))).strip())
                 item.append(r' \quizid{%s}' % tex_escape(r['id']))
                 if r['type'] == 'mc':
                     item.append('\n\\begin{enumerate}\\renewcommand{\\labelenumii}{(\\Alph{enumii})}')
