@@ -35,6 +35,7 @@
 # train               Chapter 9, the full run <= 10 min; RECORD=1 records     mk/bench.mk
 # bench-decode        Chapter 9: decoding with the key-value cache            mk/bench.mk
 # bench-attention     Chapter 10 vs OpenBLAS, PyTorch; RECORD=1 records       mk/bench.mk
+# quiz                build/quiz/: GIFT, Canvas QTI, print (not in all)        mk/quiz.mk
 # clean               remove build/                                           Makefile
 
 .DEFAULT_GOAL := all
@@ -52,6 +53,7 @@ include tools/html.mk        # chapters -> build/html/, build/slides/
 include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings
 include mk/bench.mk          # time budgets and recorded measurements
+include mk/quiz.mk           # quizzes and question banks (not in all)
 
 all: $(PROGRAMS) $(PDFS) $(B)/forward.ok
 
