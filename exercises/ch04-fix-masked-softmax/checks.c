@@ -132,11 +132,26 @@ CHECK(padding_with_large_scores)
     expect_matrix("out", out, want_out, SQ, 3);
 }
 
-CHECK(causal_peaked)
+CHECK(causal_future_scores_higher)
 {
-    /* a large kappa: scores in the hundreds, future keys often far higher */
-    unsigned char mask[100];
-    causal(mask, 10);
-    run(mask, 10, 10, 3, 2, 60.0, 40, 3.0);
+    /* keys k_j = 100 j and queries in [1, 2]: every future key scores at
+       least 100 above the present one, row 0's last key 900 and more */
+    enum { S = 10 };
+    unsigned char mask[S * S];
+    causal(mask, S);
+    double q[S], k[S], v[S * 2], want_out[S * 2], want_w[S * S];
+    grade_random(q, S, 40, 1, 2);
+    grade_random(v, S * 2, 41, -1, 1);
+    for (int j = 0; j < S; j++)
+        k[j] = 100.0 * j;
+    reference(want_out, want_w, q, k, v, mask, S, S, 1, 2, 1.0);
+    unsigned char *m = grade_bytes(S * S, 0);
+    for (int i = 0; i < S * S; i++)
+        m[i] = mask[i];
+    double *out = grade_doubles(S * 2), *w = grade_doubles(S * S);
+    masked_rows(out, w, grade_copy(q, S), grade_copy(k, S), grade_copy(v, S * 2), m, S, S, 1, 2,
+                1.0);
+    expect_matrix("w", w, want_w, S, S);
+    expect_matrix("out", out, want_out, S, 2);
 }
 /* END HIDDEN */
