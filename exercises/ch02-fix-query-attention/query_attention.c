@@ -28,17 +28,17 @@ void query_attention(double *out_i, double *w_i, const double *q_i,
     //~ double max = 0.0, z = 0.0;              /* the largest score, and the sum */
     /* END FIX */
     for (int j = 0; j < s_k; j++)
-        if (w_i[j] > max)
-            max = w_i[j];
+        max = fmax(max, w_i[j]);
     for (int j = 0; j < s_k; j++) {
         w_i[j] = exp(w_i[j] - max);         /* at most 1: cannot overflow */
         z += w_i[j];
     }
     for (int j = 0; j < s_k; j++)
         w_i[j] /= z;
-    for (int c = 0; c < d_v; c++)
-        out_i[c] = 0.0;
-    for (int j = 0; j < s_k; j++)           /* out_i = sum_j w_ij v_j */
-        for (int c = 0; c < d_v; c++)
-            out_i[c] += w_i[j] * v[(size_t)j * d_v + c];
+    for (int c = 0; c < d_v; c++) {         /* out_i = sum_j w_ij v_j */
+        double o = 0.0;
+        for (int j = 0; j < s_k; j++)
+            o += w_i[j] * v[(size_t)j * d_v + c];
+        out_i[c] = o;
+    }
 }

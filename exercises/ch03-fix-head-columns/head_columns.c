@@ -23,7 +23,7 @@ void heads_attention(double *out, double *w, const double *q, const double *k,
         for (int t = 0; t < s_q; t++) {
             const double *q_t = q + (size_t)t * d_model + (size_t)i * d_k;
             double *w_t = w + ((size_t)i * s_q + t) * s_k;
-            double max = -INFINITY, z = 0.0;
+            double m = -INFINITY, z = 0.0;
             for (int j = 0; j < s_k; j++) {     /* kappa Q_i K_i^T, row t */
                 double dot = 0.0;
                 for (int c = 0; c < d_k; c++)
@@ -33,21 +33,21 @@ void heads_attention(double *out, double *w, const double *q, const double *k,
                     //~ dot += q_t[c] * k[((size_t)i * d_k + c) * s_k + j];
                     /* END FIX */
                 w_t[j] = kappa * dot;
-                if (w_t[j] > max)
-                    max = w_t[j];
+                if (w_t[j] > m)
+                    m = w_t[j];
             }
             for (int j = 0; j < s_k; j++) {
-                w_t[j] = exp(w_t[j] - max);
+                w_t[j] = exp(w_t[j] - m);
                 z += w_t[j];
             }
             for (int j = 0; j < s_k; j++)
                 w_t[j] /= z;
             double *o_t = out + (size_t)t * d_model + (size_t)i * d_k;
             for (int c = 0; c < d_k; c++) {     /* row t of w_i V_i */
-                double acc = 0.0;
+                double o = 0.0;
                 for (int j = 0; j < s_k; j++)
-                    acc += w_t[j] * v[(size_t)j * d_model + (size_t)i * d_k + c];
-                o_t[c] = acc;
+                    o += w_t[j] * v[(size_t)j * d_model + (size_t)i * d_k + c];
+                o_t[c] = o;
             }
         }
 }

@@ -20,7 +20,7 @@ void masked_rows(double *out, double *w, const double *q, const double *k,
 {
     for (int i = 0; i < s_q; i++) {
         const unsigned char *m_i = mask + (size_t)i * s_k;
-        double *w_i = w + (size_t)i * s_k, max = -INFINITY, z = 0.0;
+        double *w_i = w + (size_t)i * s_k, best = -INFINITY, z = 0.0;
         for (int j = 0; j < s_k; j++) {         /* s_ij = kappa <q_i, k_j> */
             double dot = 0.0;
             for (int c = 0; c < d_k; c++)
@@ -29,13 +29,13 @@ void masked_rows(double *out, double *w, const double *q, const double *k,
         }
         for (int j = 0; j < s_k; j++)
             /* BEGIN FIX */
-            if (m_i[j] && w_i[j] > max)         /* the largest allowed score */
+            if (m_i[j] && w_i[j] > best)        /* the largest allowed score */
             /* BROKEN */
-            //~ if (w_i[j] > max)                   /* the largest score */
+            //~ if (w_i[j] > best)                  /* the largest score */
             /* END FIX */
-                max = w_i[j];
+                best = w_i[j];
         for (int j = 0; j < s_k; j++) {         /* a masked key gets weight 0 */
-            w_i[j] = m_i[j] ? exp(w_i[j] - max) : 0.0;
+            w_i[j] = m_i[j] ? exp(w_i[j] - best) : 0.0;
             z += w_i[j];
         }
         for (int j = 0; j < s_k; j++)           /* each row sums to 1 */
@@ -45,10 +45,10 @@ void masked_rows(double *out, double *w, const double *q, const double *k,
             //~ w_i[j] /= z;
             /* END FIX */
         for (int c = 0; c < d_v; c++) {
-            double acc = 0.0;                   /* out_i = sum_j w_ij v_j */
+            double o = 0.0;                     /* out_i = sum_j w_ij v_j */
             for (int j = 0; j < s_k; j++)
-                acc += w_i[j] * v[(size_t)j * d_v + c];
-            out[(size_t)i * d_v + c] = acc;
+                o += w_i[j] * v[(size_t)j * d_v + c];
+            out[(size_t)i * d_v + c] = o;
         }
     }
 }

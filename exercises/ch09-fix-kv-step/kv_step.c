@@ -27,26 +27,26 @@ int kv_step(double *out, double *w, double *k_cache, double *v_cache, int len,
     /* BROKEN */
     //~ int n = len;                            /* the positions in the cache */
     /* END FIX */
-    double max = -INFINITY, z = 0.0;
+    double best = -INFINITY, z = 0.0;
     for (int j = 0; j < n; j++) {           /* s_j = kappa <q, k_j> */
         double dot = 0.0;
         for (int c = 0; c < d_k; c++)
             dot += q[c] * k_cache[(size_t)j * d_k + c];
         w[j] = kappa * dot;
-        if (w[j] > max)
-            max = w[j];
+        if (w[j] > best)
+            best = w[j];
     }
     for (int j = 0; j < n; j++) {
-        w[j] = exp(w[j] - max);
+        w[j] = exp(w[j] - best);
         z += w[j];
     }
     for (int j = 0; j < n; j++)
         w[j] /= z;
     for (int c = 0; c < d_v; c++) {         /* out = sum_j w_j v_j */
-        double acc = 0.0;
+        double o = 0.0;
         for (int j = 0; j < n; j++)
-            acc += w[j] * v_cache[(size_t)j * d_v + c];
-        out[c] = acc;
+            o += w[j] * v_cache[(size_t)j * d_v + c];
+        out[c] = o;
     }
     return len + 1;
 }
