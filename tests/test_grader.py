@@ -39,7 +39,8 @@ def test_every_exercise_is_complete_and_consistent():
             assert f not in seen_files, '%s and %s both have a file %s' % (ex, seen_files.get(f), f)
             seen_files[f] = ex
             text = grade_release.read(os.path.join(d, f))
-            assert 'BEGIN SOLUTION' in text, '%s/%s has no solution markers' % (ex, f)
+            marker = 'BEGIN FIX' if meta.get('kind') == 'fix' else 'BEGIN SOLUTION'
+            assert marker in text, '%s/%s has no %s marker' % (ex, f, marker)
         checks_c = grade_release.read(os.path.join(d, 'checks.c'))
         in_c = grade_release.all_check_names(checks_c)
         in_json = [c['name'] for c in meta['checks']]
@@ -74,7 +75,8 @@ def test_stubs_are_generated_from_the_solutions():
             path = os.path.join(d, f)
             solution = grade_release.read(path)
             stub = grade_release.make_stub(solution, path)
-            assert '/* YOUR CODE HERE */' in stub, path
+            if meta.get('kind') != 'fix':   # find-and-fix: tests/test_fix_exercises.py
+                assert '/* YOUR CODE HERE */' in stub, path
             for marker in ('BEGIN SOLUTION', 'END SOLUTION', 'BEGIN STUB', 'END STUB'):
                 assert marker not in stub, '%s: %s left in the stub' % (path, marker)
             code = [l.strip() for l in grade_release.solution_lines(solution)]
@@ -168,16 +170,20 @@ def test_every_check_hands_the_judge_a_value_of_the_students_function():
 
 def test_stubs_fail_every_check_hidden_ones_too():
     """Each check can fail: the generated stubs, graded with all the checks
-    (visible and hidden), score zero on every one."""
+    (visible and hidden), score zero on every one.  (The broken files of the
+    find-and-fix exercises pass some checks on purpose: see
+    tests/test_fix_exercises.py.)"""
     need_cc()
+    stubbed = [(d, m) for d, m in exercises() if m.get('kind') != 'fix']
     with tempfile.TemporaryDirectory() as sub:
-        for d, meta in exercises():
+        for d, meta in stubbed:
             for f in meta['student_files']:
                 with open(os.path.join(sub, f), 'w', encoding='utf-8') as out:
                     out.write(grade_release.make_stub(grade_release.read(os.path.join(d, f))))
-        rc, data, out, seconds = grade(['--submission', sub])
+        rc, data, out, seconds = grade(['--submission', sub,
+                                        '--ex', ','.join(m['id'] for _, m in stubbed)])
     assert rc != 0
-    n = sum(len(m['checks']) for _, m in exercises())
+    n = sum(len(m['checks']) for _, m in stubbed)
     assert len(data['tests']) == n, 'expected %d checks, got %d' % (n, len(data['tests']))
     scored = ['%s (%s)' % (t['name'], t['visibility']) for t in data['tests'] if t['score'] != 0]
     assert not scored, 'the stubs pass: %s' % ', '.join(scored)

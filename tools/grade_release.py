@@ -16,6 +16,11 @@ Markers in an exercise's files (each alone on its line, inside a C comment):
         solution, uncommented in the stub
     /* BEGIN HIDDEN */ ... /* END HIDDEN */
         hidden checks in checks.c: removed from the student release
+    /* BEGIN FIX */ ... /* BROKEN */ ... /* END FIX */
+        a find-and-fix exercise ("kind": "fix"): the lines before BROKEN are
+        the fix (the solution); each line after it starts with `//~ ` and is
+        the broken code the student receives, prefix removed.  The release
+        ships the file as broken, with no trace of the markers.
 
 The student release holds the stubs, the visible checks, the values those
 checks give with the solution (expected.json: the grader's judge compares
@@ -73,16 +78,62 @@ def _blocks(lines, begin, end, path):
         raise MarkerError('%s:%d: %s is never closed' % (path, depth_open + 1, begin))
 
 
+BROKEN_PREFIX = '//~'
+
+
+def _broken_line(line, path, i):
+    """A `//~ code` line of a BROKEN block as shipped: the prefix (and the
+    one space after it) removed, the indentation kept."""
+    indent = line[:len(line) - len(line.lstrip())]
+    rest = line.lstrip()
+    if not rest.startswith(BROKEN_PREFIX):
+        raise MarkerError('%s:%d: every line after /* BROKEN */ starts with %s'
+                          % (path, i + 1, BROKEN_PREFIX))
+    rest = rest[len(BROKEN_PREFIX):]
+    return (indent + rest[1:] if rest.startswith(' ') else indent + rest).rstrip()
+
+
+def _fix_blocks(lines, path):
+    """Check the FIX markers: BEGIN FIX, BROKEN, END FIX, each alone on its
+    line, in that order, not nested."""
+    state = None
+    for i, line in enumerate(lines):
+        for word, before, after in (('BEGIN FIX', None, 'fix'), ('BROKEN', 'fix', 'broken'),
+                                    ('END FIX', 'broken', None)):
+            if re.search(r'/\*\s*%s\s*\*/' % word, line) or \
+                    (word != 'BROKEN' and word in line):
+                if line.strip() != '/* %s */' % word:
+                    raise MarkerError('%s:%d: write the marker alone: /* %s */' % (path, i + 1, word))
+                if state != before:
+                    raise MarkerError('%s:%d: /* %s */ out of order (BEGIN FIX, BROKEN, END FIX)'
+                                      % (path, i + 1, word))
+                state = after
+    if state is not None:
+        raise MarkerError('%s: a FIX block is never closed' % path)
+
+
 def make_stub(text, path='<file>'):
-    """The student's version of an exercise file: solutions out, stubs in."""
+    """The student's version of an exercise file: solutions out, stubs in;
+    in a find-and-fix exercise, the fix out and the broken lines in."""
     lines = text.split('\n')
     list(_blocks(lines, 'BEGIN SOLUTION', 'END SOLUTION', path))
+    _fix_blocks(lines, path)
     list(_blocks(lines, 'BEGIN STUB', 'END STUB', path))
     if 'BEGIN HIDDEN' in text:
         raise MarkerError('%s: hidden checks belong in checks.c' % path)
     out, mode = [], None
     for i, line in enumerate(lines):
-        if 'BEGIN SOLUTION' in line:
+        if line.strip() == '/* BEGIN FIX */':
+            mode = 'fix'
+        elif line.strip() == '/* BROKEN */' and mode == 'fix':
+            mode = 'broken'
+        elif line.strip() == '/* END FIX */':
+            mode = None
+        elif mode == 'fix':
+            continue
+        elif mode == 'broken':
+            out.append(_broken_line(line, path, i))
+        elif 'BEGIN SOLUTION' in line:
             if line.strip() != '/* BEGIN SOLUTION */':
                 raise MarkerError('%s:%d: write the marker alone: /* BEGIN SOLUTION */'
                                   % (path, i + 1))
@@ -109,15 +160,23 @@ def make_stub(text, path='<file>'):
 
 
 def solution_lines(text):
-    """The lines between the SOLUTION markers (to prove none leaks)."""
-    out, inside = [], False
+    """The lines between the SOLUTION markers, and the fixes of a
+    find-and-fix exercise (to prove none leaks).  A line of a fix that the
+    shipped file has anyway (a loop header, a brace) is no secret and is
+    left out."""
+    out, fixes, inside = [], [], None
     for line in text.split('\n'):
         if 'BEGIN SOLUTION' in line:
-            inside = True
-        elif 'END SOLUTION' in line:
-            inside = False
-        elif inside:
-            out.append(line)
+            inside = out
+        elif line.strip() == '/* BEGIN FIX */':
+            inside = fixes
+        elif 'END SOLUTION' in line or line.strip() == '/* BROKEN */':
+            inside = None
+        elif inside is not None:
+            inside.append(line)
+    if fixes:
+        shipped = make_stub(text)
+        out += [l for l in fixes if l.strip() not in shipped]
     return out
 
 
@@ -248,6 +307,7 @@ def release_files(root=ROOT, spec='', hidden=False):
             checks = strip_hidden(checks, d + '/checks.c')
         files[ex + 'checks.c'] = checks
         m = dict(meta)
+        m.pop('broken_fails', None)     # which checks the shipped file fails: hidden ones too
         if answers:
             m['checks'] = []
             m['answers_checked_elsewhere'] = True
