@@ -1556,7 +1556,8 @@ def main(argv=None):
     ap.add_argument('--ex', default=os.environ.get('EX', ''),
                     help='exercise ids or globs, comma- or space-separated')
     ap.add_argument('--check', default='',
-                    help='run only this check (comma-separated: these) of the one exercise chosen')
+                    help='run only this check (comma-separated: these) of the one exercise chosen; '
+                    'or checks named ID/NAME, of several exercises')
     ap.add_argument('--submission', help="directory with the student's exercise C files")
     ap.add_argument('--results', help='where to write results.json (default build/grade/results.json)')
     ap.add_argument('--build', help='build directory (default build/grade under the root)')
@@ -1588,8 +1589,10 @@ def main(argv=None):
     scratch = None
     try:
         exercises = select_exercises(find_exercises(root), args.ex)
-        if args.check and len(exercises) != 1:
-            raise SystemExit('grade: --check needs exactly one exercise (--ex ID)')
+        pairs = args.check and all('/' in x for x in args.check.split(','))
+        if args.check and len(exercises) != 1 and not pairs:
+            raise SystemExit('grade: --check needs exactly one exercise (--ex ID), '
+                             'or checks named ID/NAME')
         if args.submission and not os.path.isdir(args.submission):
             raise SystemExit('grade: --submission %s: no such directory' % args.submission)
         try:
@@ -1643,7 +1646,7 @@ def main(argv=None):
                 ex.limits = lim
                 only = set(args.check.split(',')) if args.check else None
                 for c in ex.checks:
-                    if only and c['name'] not in only:
+                    if only and c['name'] not in only and '%s/%s' % (ex.id, c['name']) not in only:
                         continue
                     if b.binary and c['name'] in ref:
                         binary = b.binary if c.get('hidden') else b.visible

@@ -1,5 +1,5 @@
 /* A known wrong solution (mutant) of ch02-attention-backward, kept for the grader's tests
-   and its feedback: dq_i is summed into without being set to zero first: dq_i is written, so clear it before the sum over j. */
+   and its feedback: dq_i keeps what the buffer held before (here NaN): dq_i is written, not added into, so set it to zero before the sum over j. */
 /* Exercise 2.5 · 练习 2.5: the backward pass of equation (2).
  * 公式 (2) 的反向传播。
  *
