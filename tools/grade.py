@@ -39,6 +39,10 @@ How a submission is graded (exercises/INSTRUCTOR.md has the threat model):
      checks' own expected values.  This process compares the two streams under
      the exercise's tolerance.  Malformed, truncated, flooded or missing
      values fail the check with a message saying so.
+  5. When a check fails on its values, the exercise's known wrong solutions
+     (exercises/ID/mutants/, instructor code, run like the solution) are run
+     on the same check; if the student's values are one mutant's, the
+     feedback names that mutant's mistake instead of the check's general hint.
 
 Python standard library only; the sandbox needs bubblewrap (`bwrap`).
 """
@@ -803,8 +807,19 @@ def diagnose(tc, ex, check, outcome):
     found = tc.diagnoses(ex, check['name'], ex.limits)
     # the same values (within the tolerance), or the very same records (a check
     # that fails by grade_fail() writes the same message for the same mistake)
-    return [m for m in ex.mutants if m['name'] in found
-            and (values == found[m['name']] or judge(values, found[m['name']]) is None)]
+    out = []
+    for m in ex.mutants:
+        if m['name'] in found and (values == found[m['name']]
+                                   or judge(values, found[m['name']]) is None):
+            # all nan: an output never written looks the same; say so
+            out.append(dict(m, all_nan=all_nan(found[m['name']])))
+    return out
+
+
+def all_nan(records):
+    nums = [x for r in records if r[0] == 'near' and len(r) == 5
+            for x in r[4].split(b' ') if x]
+    return bool(nums) and all(x.lstrip(b'-') == b'nan' for x in nums)
 
 
 class Built:
@@ -1508,8 +1523,14 @@ def explain(ex, check, outcome, built, lang):
         # the values are those of a known wrong solution: name its mistake
         # (instead of the check's general hint, which may point elsewhere)
         for m in known[:2]:
-            lines += L('hint (your values are those of a known mistake): ' + m['mistake']['en'],
-                       '提示（你的结果与一个常见错误的结果相同）：' + m['mistake']['zh'])
+            if m.get('all_nan'):
+                lines += L('hint (your values are all nan, as with a known mistake, unless '
+                           'they were never written): ' + m['mistake']['en'],
+                           '提示（你的结果全是 nan，与一个常见错误相同，除非这些位置从未写入）：'
+                           + m['mistake']['zh'])
+            else:
+                lines += L('hint (your values are those of a known mistake): ' + m['mistake']['en'],
+                           '提示（你的结果与一个常见错误的结果相同）：' + m['mistake']['zh'])
     elif hint and r not in BUILD_REASONS:
         lines += L('hint: ' + hint['en'], '提示：' + hint['zh'])
     if outcome.get('stdout') and not check.get('hidden') and r not in ('output-limit',):
