@@ -1342,6 +1342,7 @@ def run_and_diagnose(tc, ex, check, sb, binary, limits, reference):
     outcome = run_check(sb, binary, check['name'], float(check.get('atol', ex.atol)),
                         float(check.get('rtol', ex.rtol)), limits, reference)
     outcome['diagnoses'] = diagnose(tc, ex, check, outcome)
+    outcome.pop('values', None)         # up to 16 MB: not kept for the report
     return outcome
 
 
