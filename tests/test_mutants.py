@@ -105,7 +105,7 @@ def test_every_mutant_fails_its_check_with_a_hint_that_names_its_mistake():
             rc, data, out, _ = grade(['--ex', ','.join(m['id'] for m, _ in batch),
                                       '--check', ','.join('%s/%s' % (m['id'], x['caught_by'])
                                                           for m, x in batch),
-                                      '--submission', sub] + lang)
+                                      '--submission', sub] + lang, timeout=900)
         assert rc == 1, 'round %d: the grader exited %d:\n%s' % (r, rc, out[-2000:])
         tests = by_name(data)
         for meta, mutant in batch:
