@@ -29,6 +29,7 @@
 # bench-build         a clean build <= 90 s, a no-op build <= 1 s             mk/bench.mk
 # bench-edit          a sentence edited: one edition <= 15 s, all <= 25 s     mk/bench.mk
 # bench-demos         each demo, median of 5 runs < 1 s                       mk/bench.mk
+# grade-mutants       every known wrong solution graded; is its bug named?    mk/mutants.mk
 # bench-grade         grading every exercise <= 30 s, one <= 5 s              exercises/exercises.mk
 # bench-html          make html slides from a built tree <= 30 s              mk/bench.mk
 # bench-train         Chapter 8: a step in C and PyTorch; RECORD=1 records    mk/bench.mk
@@ -50,6 +51,7 @@ include mk/figures.mk        # programs -> build/data/, build/fig/, build/excerp
 include mk/pdf.mk            # chapters, figures, excerpts -> build/book-*.pdf
 include tools/html.mk        # chapters -> build/html/, build/slides/
 -include exercises/exercises.mk  # exercises -> grades, student release, Gradescope zip
+-include mk/mutants.mk       # the known wrong solutions and their named hints
 include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings
 include mk/bench.mk          # time budgets and recorded measurements

@@ -76,6 +76,8 @@ def test_student_release_holds_no_solution_and_no_hidden_check():
         with tarfile.open(tarball) as tar:
             names = tar.getnames()
         assert not any('_hostile' in n for n in names), 'hostile submissions in the release'
+        assert not any('/mutants/' in n or '_same_mistake' in n for n in names), \
+            'known wrong solutions in the release'
 
 
 def test_numeric_answers_are_never_revealed():
@@ -139,6 +141,14 @@ def test_gradescope_autograder_grades_only_the_submitted_files():
         p, data = run_autograder(ag, files)
         mine = [t for t in data['tests'] if t['extra_data']['exercise'] == 'appA-transpose']
         assert mine and all(t['score'] == 0 for t in mine), [t['output'] for t in mine]
+        # 5. a known wrong solution: its mistake is named from the values the
+        #    autograder ships (expected.json), without building a mutant
+        p, data = run_autograder(ag, {'transpose.c': os.path.join(
+            TOP, 'exercises', 'appA-transpose', 'mutants', 'copy-not-transpose.c')})
+        assert set(os.listdir(cache)) == prepared, 'a mutant was built while grading'
+        t = [t for t in data['tests'] if t['extra_data']['check'] == 'two_by_three'][0]
+        assert t['extra_data']['diagnoses'] == ['copy-not-transpose'], t['output']
+        assert not [n for n in names if '/mutants/' in n], 'mutants in the autograder'
 
 
 def test_classroom_workflow_replays_with_a_readme_edited_by_classroom():

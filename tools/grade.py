@@ -39,6 +39,10 @@ How a submission is graded (exercises/INSTRUCTOR.md has the threat model):
      checks' own expected values.  This process compares the two streams under
      the exercise's tolerance.  Malformed, truncated, flooded or missing
      values fail the check with a message saying so.
+  5. When a check fails on its values, the exercise's known wrong solutions
+     (exercises/ID/mutants/, instructor code, run like the solution) are run
+     on the same check; if the student's values are one mutant's, the
+     feedback names that mutant's mistake instead of the check's general hint.
 
 Python standard library only; the sandbox needs bubblewrap (`bwrap`).
 """
@@ -224,6 +228,9 @@ class Exercise:
         self.requires = meta.get('requires', [])
         self.missing = [h for h in self.requires
                         if not os.path.isfile(os.path.join(root, 'code', h))]
+        # known wrong solutions (exercises/ID/mutants/NAME.c): the mistake each
+        # makes names the bug when a submission's values match its values
+        self.mutants = meta.get('mutants', [])
         names = [c['name'] for c in self.checks]
         if len(set(names)) != len(names):
             raise ValueError('%s: two checks share a name' % self.id)
@@ -556,6 +563,7 @@ class Toolchain:
         self.build = build
         self.cache = os.path.join(build, 'cache')
         os.makedirs(self.cache, exist_ok=True)
+        self.lock, self.locks = threading.Lock(), {}
         self.cc = os.path.realpath(shutil.which(CC) or CC)
         self.code = os.path.join(root, 'code')
         self.harness_dir = os.path.join(root, 'exercises', 'harness')
@@ -711,6 +719,109 @@ class Toolchain:
             json.dump({k: v.decode('latin-1') for k, v in out.items()}, f)
         os.replace(tmp, path)
         return out
+
+
+    # ------------------------------------------------------------ diagnoses
+    def diagnoses(self, ex, check, limits):
+        """{mutant name: records} of the known wrong solutions that fail CHECK:
+        from expected.json in a release, else by running each mutant on the
+        check (cached)."""
+        if os.path.isfile(ex.expected_file):
+            with open(ex.expected_file, encoding='utf-8') as f:
+                data = json.load(f).get('diagnoses', {}).get(check, {})
+            return {k: decode_records(v.encode('latin-1')) for k, v in data.items()}
+        return {k: decode_records(v) for k, v in self.diagnoses_raw(ex, check, limits).items()}
+
+    def diagnoses_raw(self, ex, check, limits):
+        """{mutant name: bytes of its run of CHECK} for each mutant of EX whose
+        run ends and whose values differ from the solution's.  A mutant is the
+        instructor's code, built and run like the solution, outside the sandbox;
+        no student code is involved."""
+        if not ex.mutants:
+            return {}
+        reference = decode_records(self.expected_raw(ex, limits)[check])
+        c = next(c for c in ex.checks if c['name'] == check)
+        deps = [os.path.join(ex.dir, h) for h in sorted(os.listdir(ex.dir)) if h.endswith('.h')]
+        out = {}
+        for m in ex.mutants:
+            src = os.path.join(ex.dir, 'mutants', m['name'] + '.c')
+            key = sha(self.header_hash, read_bytes(os.path.join(ex.dir, 'checks.c')),
+                      read_bytes(os.path.join(self.harness_dir, 'harness.c')), read_bytes(src),
+                      *[read_bytes(d) for d in deps])
+            path = os.path.join(self.cache, 'diagnosis-%s-%s-%s-%s' % (ex.id, m['name'], check, key))
+            if not os.path.exists(path):
+                binary = self.mutant_binary(ex, src, m['name'], key, deps)
+                r, w = os.pipe()
+                res = run_limited(['/usr/bin/env', '-i', 'ASAN_OPTIONS=detect_leaks=0',
+                                   binary, '--emit', str(w), check,
+                                   repr(float(c.get('atol', ex.atol))),
+                                   repr(float(c.get('rtol', ex.rtol)))],
+                                  dict(limits, wall_seconds=60, memory_mb=4096),
+                                  pass_fds=(w,), value_fd=r)
+                values = res['values']
+                try:
+                    recs = decode_records(values)
+                except ValueError:
+                    recs = []
+                # only a run that ended and fails the check can name a mistake
+                if not recs or recs[-1][0] != 'end' or judge(recs, reference) is None:
+                    values = b''
+                tmp = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
+                with open(tmp, 'wb') as f:
+                    f.write(values)
+                os.replace(tmp, path)
+            with open(path, 'rb') as f:
+                values = f.read()
+            if values:
+                out[m['name']] = values
+        return out
+
+    def mutant_binary(self, ex, src, name, key, deps):
+        binary = os.path.join(self.cache, 'mutant-%s-%s-%s' % (ex.id, name, key))
+        with self.lock:                 # one build of each mutant, whichever thread asks
+            lock = self.locks.setdefault(binary, threading.Lock())
+        with lock:
+            return self._mutant_binary(ex, src, name, deps, binary)
+
+    def _mutant_binary(self, ex, src, name, deps, binary):
+        if not os.path.exists(binary):
+            full, _ = self.checks_objects(ex)
+            obj = self.compile(src, STD + SAN, ['-I', ex.dir, '-I', self.code], deps,
+                               name='mutant-%s-%s' % (ex.id, name))
+            tmp = '%s.%d.%d.tmp' % (binary, os.getpid(), threading.get_ident())
+            args = [self.cc] + SAN + ['-o', tmp, self.harness, full, obj]
+            args += ([self.library] if self.library else []) + ['-lm']
+            rc, out, err = run_tool(args)
+            if rc != 0:
+                raise RuntimeError('cannot link the mutant %s of %s:\n%s' % (name, ex.id, err))
+            os.replace(tmp, binary)
+        return binary
+
+
+def diagnose(tc, ex, check, outcome):
+    """The mutants (known wrong solutions) whose values on CHECK the failed
+    OUTCOME's values match within the tolerance: their mistakes name the bug."""
+    if outcome.get('reason') != 'wrong' or ex.kind == 'answers' or not ex.mutants:
+        return []
+    values = outcome.get('values')
+    if not values:
+        return []
+    found = tc.diagnoses(ex, check['name'], ex.limits)
+    # the same values (within the tolerance), or the very same records (a check
+    # that fails by grade_fail() writes the same message for the same mistake)
+    out = []
+    for m in ex.mutants:
+        if m['name'] in found and (values == found[m['name']]
+                                   or judge(values, found[m['name']]) is None):
+            # all nan: an output never written looks the same; say so
+            out.append(dict(m, all_nan=all_nan(found[m['name']])))
+    return out
+
+
+def all_nan(records):
+    nums = [x for r in records if r[0] == 'near' and len(r) == 5
+            for x in r[4].split(b' ') if x]
+    return bool(nums) and all(x.lstrip(b'-') == b'nan' for x in nums)
 
 
 class Built:
@@ -1226,7 +1337,15 @@ def run_check(sb, binary, name, atol, rtol, limits, reference):
         if not recs or recs[-1][0] != 'end':
             return dict(facts, status='fail', reason='exit', code=code)
         return dict(facts, status='fail', reason='malformed', detail='fewer values than the check has')
-    return dict(facts, status='fail', reason='wrong', verdict=v)
+    return dict(facts, status='fail', reason='wrong', verdict=v, values=recs)
+
+
+def run_and_diagnose(tc, ex, check, sb, binary, limits, reference):
+    outcome = run_check(sb, binary, check['name'], float(check.get('atol', ex.atol)),
+                        float(check.get('rtol', ex.rtol)), limits, reference)
+    outcome['diagnoses'] = diagnose(tc, ex, check, outcome)
+    outcome.pop('values', None)         # up to 16 MB: not kept for the report
+    return outcome
 
 
 def sanitizer_report(err):
@@ -1402,7 +1521,20 @@ def explain(ex, check, outcome, built, lang):
         lines += L('grader error (tell your teacher): %s' % outcome.get('detail', ''),
                    '评分程序出错（请告诉老师）：%s' % outcome.get('detail', ''))
     hint = check.get('hint')
-    if hint and r not in BUILD_REASONS:
+    known = outcome.get('diagnoses')
+    if known:
+        # the values are those of a known wrong solution: name its mistake
+        # (instead of the check's general hint, which may point elsewhere)
+        for m in known[:2]:
+            if m.get('all_nan'):
+                lines += L('hint (your values are all nan, as with a known mistake, unless '
+                           'they were never written): ' + m['mistake']['en'],
+                           '提示（你的结果全是 nan，与一个常见错误相同，除非这些位置从未写入）：'
+                           + m['mistake']['zh'])
+            else:
+                lines += L('hint (your values are those of a known mistake): ' + m['mistake']['en'],
+                           '提示（你的结果与一个常见错误的结果相同）：' + m['mistake']['zh'])
+    elif hint and r not in BUILD_REASONS:
         lines += L('hint: ' + hint['en'], '提示：' + hint['zh'])
     if outcome.get('stdout') and not check.get('hidden') and r not in ('output-limit',):
         printed = outcome['stdout'].splitlines()
@@ -1432,6 +1564,11 @@ def prepare_only(args):
         for f in [pool.submit(lambda ex: (tc.checks_objects(ex), tc.expected(ex, ex.limits)), ex)
                   for ex in exercises if not ex.missing]:
             f.result()
+        # the values of the known wrong solutions, which name a student's bug
+        for f in [pool.submit(lambda ex: [tc.diagnoses(ex, c['name'], ex.limits)
+                                          for c in ex.checks], ex)
+                  for ex in exercises if not ex.missing and ex.kind != 'answers']:
+            f.result()
     print('grade: prepared %d exercises in %s' % (len(exercises), build))
     return 0
 
@@ -1443,7 +1580,8 @@ def main(argv=None):
     ap.add_argument('--ex', default=os.environ.get('EX', ''),
                     help='exercise ids or globs, comma- or space-separated')
     ap.add_argument('--check', default='',
-                    help='run only this check (comma-separated: these) of the one exercise chosen')
+                    help='run only this check (comma-separated: these) of the one exercise chosen; '
+                    'or checks named ID/NAME, of several exercises')
     ap.add_argument('--submission', help="directory with the student's exercise C files")
     ap.add_argument('--results', help='where to write results.json (default build/grade/results.json)')
     ap.add_argument('--build', help='build directory (default build/grade under the root)')
@@ -1475,8 +1613,10 @@ def main(argv=None):
     scratch = None
     try:
         exercises = select_exercises(find_exercises(root), args.ex)
-        if args.check and len(exercises) != 1:
-            raise SystemExit('grade: --check needs exactly one exercise (--ex ID)')
+        pairs = args.check and all('/' in x for x in args.check.split(','))
+        if args.check and len(exercises) != 1 and not pairs:
+            raise SystemExit('grade: --check needs exactly one exercise (--ex ID), '
+                             'or checks named ID/NAME')
         if args.submission and not os.path.isdir(args.submission):
             raise SystemExit('grade: --submission %s: no such directory' % args.submission)
         try:
@@ -1530,13 +1670,12 @@ def main(argv=None):
                 ex.limits = lim
                 only = set(args.check.split(',')) if args.check else None
                 for c in ex.checks:
-                    if only and c['name'] not in only:
+                    if only and c['name'] not in only and '%s/%s' % (ex.id, c['name']) not in only:
                         continue
                     if b.binary and c['name'] in ref:
                         binary = b.binary if c.get('hidden') else b.visible
-                        fut = pool.submit(run_check, sb, binary, c['name'],
-                                          float(c.get('atol', ex.atol)),
-                                          float(c.get('rtol', ex.rtol)), lim, ref[c['name']])
+                        fut = pool.submit(run_and_diagnose, tc, ex, c, sb, binary, lim,
+                                          ref[c['name']])
                     else:
                         fut = None
                     runs.append((ex, c, fut))
@@ -1596,6 +1735,7 @@ def main(argv=None):
                     'visibility': 'after_published' if hidden else 'visible',
                     'extra_data': {'exercise': ex.id, 'check': c['name'],
                                    'reason': outcome.get('reason'),
+                                   'diagnoses': [m['name'] for m in outcome.get('diagnoses') or ()],
                                    'seconds': outcome.get('seconds')},
                 })
             if current is not None:

@@ -267,7 +267,20 @@ def reference_values(root, metas, hidden):
             raw = jobs[meta['id']].result()
             keep = {c['name'] for c in meta['checks'] if hidden or not c.get('hidden')}
             out[meta['id']] = {k: v.decode('latin-1') for k, v in raw.items() if k in keep}
-    return out
+        # the values of the known wrong solutions (exercises/ID/mutants/), so
+        # that the release names a student's bug without shipping the mutants
+        diag = {}
+        for d, meta in metas:
+            ex = exs[meta['id']]
+            if ex.kind == 'answers' or not ex.mutants:
+                continue
+            diag[ex.id] = {c: pool.submit(tc.diagnoses_raw, ex, c, ex.limits)
+                           for c in out[ex.id]}
+        for i, checks in diag.items():
+            diag[i] = {c: {m: v.decode('latin-1') for m, v in f.result().items()}
+                       for c, f in checks.items()}
+            diag[i] = {c: v for c, v in diag[i].items() if v}
+    return out, diag
 
 
 ANSWERS_CHECKS_STUB = """/* The checks of this numeric-answer exercise are not in the student
@@ -291,7 +304,7 @@ def release_files(root=ROOT, spec='', hidden=False):
     for f in library_files(root):
         files['code/' + f] = read(os.path.join(root, 'code', f))
     metas = exercises(root, spec)
-    values = reference_values(root, metas, hidden)
+    values, diagnoses = reference_values(root, metas, hidden)
     for d, meta in metas:
         ex = 'exercises/%s/' % meta['id']
         answers = meta.get('kind') == 'answers' and not hidden
@@ -314,12 +327,22 @@ def release_files(root=ROOT, spec='', hidden=False):
         elif not hidden:
             m['checks'] = [c for c in meta['checks'] if not c.get('hidden')]
         names = {c['name'] for c in m['checks']}
+        diag = {k: v for k, v in diagnoses.get(meta['id'], {}).items() if k in names}
+        # the mistakes, not the mutants (their sources stay here) nor which
+        # check catches each (the tests' business)
+        m.pop('mutants', None)
+        if diag:
+            m['mutants'] = [{'name': x['name'], 'mistake': x['mistake']}
+                            for x in meta['mutants']
+                            if any(x['name'] in v for v in diag.values())]
         files[ex + 'exercise.json'] = json.dumps(m, ensure_ascii=False, indent=2) + '\n'
+        expected = {'note': 'the values of the checks with the instructor\'s solution; '
+                            'written by tools/grade_release.py',
+                    'checks': {k: v for k, v in values[meta['id']].items() if k in names}}
+        if diag:
+            expected['diagnoses'] = diag
         files[ex + 'expected.json'] = json.dumps(
-            {'note': 'the values of the checks with the instructor\'s solution; '
-                     'written by tools/grade_release.py',
-             'checks': {k: v for k, v in values[meta['id']].items() if k in names}},
-            ensure_ascii=False, indent=0, sort_keys=True) + '\n'
+            expected, ensure_ascii=False, indent=0, sort_keys=True) + '\n'
     return files
 
 

@@ -1,0 +1,26 @@
+/* A known wrong solution (mutant) of ch08-noam-schedule, kept for the grader's tests
+   and its feedback: the factor d_model^(-1/2) is missing: rate = factor d_model^(-1/2) min(step^(-1/2), step warmup^(-3/2)). */
+/* Exercise 8.2 · 练习 8.2: the learning-rate schedule of equation (3).
+ * 式 (3) 的学习率公式。
+ *
+ * lrate = factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5):
+ * a linear warm-up, then decay with the inverse square root of the step.
+ * Grade it with:  make grade EX=ch08-noam-schedule
+ */
+#include "schedule.h"
+#include <math.h>
+
+double schedule_rate(int d_model, long step, long warmup, double factor)
+{
+    double s = (double)step, w = (double)warmup;
+    double up = s / (w * sqrt(w)), down = 1.0 / sqrt(s);
+    (void)d_model;
+    return factor * (up < down ? up : down);
+}
+
+long schedule_peak(int d_model, long warmup, double factor, double *peak)
+{
+    /* rising up to step = warmup, falling after: the peak is at warmup */
+    *peak = schedule_rate(d_model, warmup, warmup, factor);
+    return warmup;
+}
