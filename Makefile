@@ -10,6 +10,8 @@
 
 B        := build
 PYTHON   := /usr/bin/python3
+# The one reader of the .nw markup (tools/nwbook/) and its command line.
+NWBOOK   := tools/nwlang.py $(wildcard tools/nwbook/*.py)
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
 EDITIONS := zh en bilingual
 PDFS     := $(EDITIONS:%=$(B)/book-%.pdf)
@@ -149,7 +151,7 @@ include $(B)/excerpts.mk
 endif
 
 #### Weave and typeset #######################################################
-$(B)/lang.ok: $(CHAPTERS) tools/nwlang.py
+$(B)/lang.ok: $(CHAPTERS) $(NWBOOK)
 	$(call msg,CHECK,zh/en pairs)
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwlang.py check $(CHAPTERS)
@@ -160,11 +162,17 @@ $(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
 
-$(B)/body-%.tex: $(B)/woven.tex tools/nwlang.py tools/chunknames.py chapters/chunk-names.zh
+$(B)/body-%.tex: $(B)/woven.tex $(NWBOOK) tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
 
-$(B)/book-%.pdf: $(B)/body-%.tex tex/book.tex tex/attnbook.sty tex/book.bib $(FIG_TEX) $(EXCERPT_TEX) tools/latex.sh
+# Title, authors, fonts, the machinery's words: book.toml, as TeX.
+$(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
+
+$(B)/book-%.pdf: $(B)/body-%.tex $(B)/bookmeta.tex tex/book.tex tex/attnbook.sty tex/book.bib $(FIG_TEX) $(EXCERPT_TEX) tools/latex.sh
 	$(call need,xelatex,texlive-xetex)
 	$(call msg,XELATEX,book-$*)
 	$(Q)tools/latex.sh $(B) $*
