@@ -40,7 +40,11 @@ CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 
 # Words of the book's own machinery, per language: book.toml, the same words
 # the PDFs print (tools/nwbook/meta.py).
-WORDS = {lang: meta.words(lang) for lang in ('zh', 'en')}
+try:
+    WORDS = {lang: meta.words(lang) for lang in ('zh', 'en')}
+except meta.MetaError as e:             # one line naming book.toml, no traceback
+    print(e, file=sys.stderr)
+    sys.exit(2)
 
 
 def join_list(items, lang):

@@ -387,4 +387,8 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (nwbook.aux.AuxError, nwbook.meta.MetaError) as e:   # one line, no traceback
+        print('%s: %s' % (os.path.basename(sys.argv[0]), e), file=sys.stderr)
+        sys.exit(2)
