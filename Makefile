@@ -10,8 +10,10 @@
 
 B        := build
 PYTHON   := /usr/bin/python3
-# The one reader of the .nw markup (tools/nwbook/) and its command line.
+# The one reader of the .nw markup (tools/nwbook/); NWLANG: the parts the
+# language check and the editions' filter (tools/nwlang.py) run.
 NWBOOK   := tools/nwlang.py $(wildcard tools/nwbook/*.py)
+NWLANG   := tools/nwlang.py tools/nwbook/__init__.py tools/nwbook/lang.py tools/nwbook/tex.py
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
 EDITIONS := zh en bilingual
 PDFS     := $(EDITIONS:%=$(B)/book-%.pdf)
@@ -151,7 +153,7 @@ include $(B)/excerpts.mk
 endif
 
 #### Weave and typeset #######################################################
-$(B)/lang.ok: $(CHAPTERS) $(NWBOOK)
+$(B)/lang.ok: $(CHAPTERS) $(NWLANG)
 	$(call msg,CHECK,zh/en pairs)
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwlang.py check $(CHAPTERS)
@@ -162,7 +164,7 @@ $(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
 
-$(B)/body-%.tex: $(B)/woven.tex $(NWBOOK) tools/chunknames.py chapters/chunk-names.zh
+$(B)/body-%.tex: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $@.tmp && mv $@.tmp $@
 

@@ -14,7 +14,8 @@ SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:
               $(FIGURES:%=figures/%.gp) /dev/null)))
 
 define svg_rules
-$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py $(NWBOOK) book.toml
+$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py \
+                           tools/nwbook/tex.py tools/nwbook/meta.py book.toml
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,SVG,$(1)/$$*)
 	$(Q)mkdir -p $$(@D)
