@@ -12,7 +12,7 @@ $(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
 
-$(B)/body-%.stamp: $(B)/woven.tex tools/nwlang.py tools/chunknames.py chapters/chunk-names.zh
+$(B)/body-%.stamp: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)
 	$(Q)$(PYTHON) tools/nwlang.py filter $* $< > $(B)/body-$*.tex.tmp
 	$(Q)$(call replace_if_changed,$(B)/body-$*.tex)
@@ -26,7 +26,13 @@ $(B)/book-%.tex: mk/pdf.mk
 	$(Q)printf '%s\n' '\def\bookedition{$*}\input{book.tex}' > $@.tmp
 	$(Q)$(call replace_if_changed,$@)
 
-$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex tex/book.tex tex/attnbook.sty tex/book.bib \
+# Title, authors, fonts, the machinery's words: book.toml, as TeX.
+$(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
+
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex tex/book.tex tex/attnbook.sty tex/book.bib \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)

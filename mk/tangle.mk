@@ -49,7 +49,7 @@ $(B)/tangle.ok: $(CHAPTERS) $(wildcard code/*) code tools/tangle.sh
 
 # Every Chinese passage has its English partner and back.
 check-lang: $(B)/lang.ok
-$(B)/lang.ok: $(CHAPTERS) tools/nwlang.py
+$(B)/lang.ok: $(CHAPTERS) $(NWLANG)
 	$(call msg,CHECK,zh/en pairs)
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwlang.py check $(CHAPTERS)

@@ -1,4 +1,4 @@
-"""The HTML edition (make html): its numbers, its figures, and every page of
+"""The HTML edition (make html): its figures, and every page of
 both languages opened in headless Chromium (Debian's chromium, driven over
 the DevTools protocol by tools/html/browser.py)."""
 import glob
@@ -25,32 +25,6 @@ def test_built_without_warnings():
     built()
     text = open(os.path.join(HTML, 'warnings.txt'), encoding='utf-8').read().strip()
     assert not text, 'make html printed warnings (build/html/warnings.txt):\n' + text[:3000]
-
-
-def test_numbers_are_the_pdfs_numbers():
-    """Chapters, sections, equations, figures, tables and exercises are numbered
-    by tools/html/nwbook.py as LaTeX numbers them: every \\label in the PDFs'
-    .aux files must have the same number in the HTML edition."""
-    import nwbook
-    src = nwbook.Source(nwbook.chapter_paths(TOP))
-    checked = 0
-    for lang in ('zh', 'en'):
-        aux = os.path.join(B, 'book-%s.aux' % lang)
-        if not os.path.exists(aux):
-            raise Skip('%s is missing: run make pdf' % aux)
-        book = nwbook.Book(src, lang)
-        for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{(\{?)([^{}]*)\}?\}',
-                             open(aux, encoding='utf-8').read()):
-            label, number = m.group(1), m.group(3)
-            if label.startswith('NW'):          # noweb's own chunk labels
-                continue
-            assert label in book.labels, '%s: \\label{%s} (%s in the PDF) is not in the ' \
-                'HTML edition' % (lang, label, number)
-            assert book.labels[label][0] == number, \
-                '%s: \\label{%s} is %r in the PDF but %r in the HTML edition' % (
-                    lang, label, number, book.labels[label][0])
-            checked += 1
-    assert checked > 20, 'only %d labels checked' % checked
 
 
 def test_every_chapter_has_a_page_and_the_contents_link_them():

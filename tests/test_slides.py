@@ -14,7 +14,7 @@ B = os.path.join(TOP, 'build')
 sys.path.insert(0, os.path.join(TOP, 'tools', 'html'))
 CJK = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff]')
 MARK = re.compile(r'^[ \t]*%[ \t]*slide(\+|\*?:.*)?[ \t]*$', re.M)
-# a mark and the lines after it (tools/html/nwbook.py, SLIDE_MARK)
+# a mark and the lines after it (tools/html/htmlbook.py, SLIDE_MARK)
 MARK_LINES = re.compile(r'^[ \t]*%[ \t]*slide(\+|\*?:.*)?[ \t]*\n'
                         r'((?:[ \t]*%[ \t]*(?:zh|en):.*\n)*)', re.M)
 
@@ -58,7 +58,7 @@ def test_every_marked_chapter_has_a_deck_per_language():
 
 
 def test_marks_take_the_books_numbers_and_figures():
-    import nwbook
+    import htmlbook as nwbook
     src = nwbook.Source(nwbook.chapter_paths(TOP))
     book = nwbook.Book(src, 'en')
     bad = [w for w in book.warnings if 'slide' in w]

@@ -2,7 +2,7 @@
 
 The English name stays each chunk's key (in the .nw, in code/, in the English
 edition); the Chinese edition shows the name this table gives it.  Used by
-tools/nwlang.py (the PDF editions' weave), tools/html/nwbook.py (the HTML
+tools/nwbook/lang.py (the PDF editions' weave), tools/html/htmlbook.py (the HTML
 edition and the slides) and tests/test_chunk_names.py.
 """
 import os

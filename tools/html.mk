@@ -6,7 +6,7 @@
 #   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
 #                             with % slide marks, and language
 
-HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js) \
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js) $(NWBOOK) book.toml \
               tools/chunknames.py chapters/chunk-names.zh
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
@@ -14,7 +14,8 @@ SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:
               $(FIGURES:%=figures/%.gp) /dev/null)))
 
 define svg_rules
-$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py
+$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py \
+                           tools/nwbook/tex.py tools/nwbook/meta.py book.toml
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,SVG,$(1)/$$*)
 	$(Q)mkdir -p $$(@D)
@@ -27,7 +28,11 @@ HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 # Both editions come from one run (noweb's front end once, two pandoc runs a
 # language).  Warnings (an unknown label, math pandoc could not convert) go to
 # build/html/warnings.txt too, where tests/test_html.py looks for them.
-$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok tex/attnbook.sty $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) $(CODE) \
+# Every number (chapters, sections, equations, figures, tables, exercises)
+# is LaTeX's: read from the .aux of the PDF in the same language.
+HTML_AUX := $(B)/book-zh.pdf $(B)/book-en.pdf
+
+$(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) $(CODE) \
                   $(EXCERPT_TEX)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/html/zh/ $(B)/html/en/)
@@ -45,7 +50,7 @@ SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py $(FIG_TEX) \
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) tools/html/slides.py tools/html/htmlbook.py $(NWBOOK) book.toml $(FIG_TEX) \
                     tools/chunknames.py chapters/chunk-names.zh
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)

@@ -6,8 +6,8 @@ chapter (NN-topic.html, named after its .nw file), book.css and the figures
 (fig/NAME.svg, copied from SVGDIR/LANG/).  Every page opens from the file
 system: no server, no network, no script.
 
-How: tools/html/nwbook.py reads the chapters through noweb's front end and
-numbers them as LaTeX does; one pandoc run per language reads the prose
+How: tools/html/htmlbook.py reads the chapters (tools/nwbook/) and takes
+their numbers from the PDFs' .aux files; one pandoc run per language reads the prose
 (LaTeX with markers where code chunks, figures, equations and exercises
 stand) into pandoc's AST; this script builds the code chunks, figures,
 equations, cross-references and navigation into that AST; a second pandoc
@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nwbook  # noqa: E402
+import htmlbook as nwbook  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANDOC = 'pandoc'
@@ -550,12 +550,10 @@ class Edition:
             uses = [u for u in src.ident_uses.get(ident, []) if u != c.label]
             if not uses:
                 continue
-            defs.append('<code>%s</code>, %s' % (html.escape(ident), self.w['usedin'].format(
-                nwbook.join_list([self.chunk_link_html(u) for u in uses], self.lang))))
-        if defs:
-            sep = '；' if self.lang == 'zh' else '; '
-            notes.append('%s %s%s' % (self.w['defines'], sep.join(defs),
-                                      '。' if self.lang == 'zh' else '.'))
+            defs.append(self.w['identused'].format('<code>%s</code>' % html.escape(ident),
+                nwbook.join_list([self.chunk_link_html(u) for u in uses], self.lang)))
+        if defs:        # as the PDF words it (book.toml's [noweb] table)
+            notes.append('%s %s' % (self.w['defines'], ' '.join(defs)))
         tail = ''.join('<p>%s</p>' % n for n in notes)
         return [RawB(head), code, RawB('<div class="chunk-xref">%s</div></div>' % tail)]
 
@@ -635,36 +633,15 @@ def plain_title(chap, lang):
 
 
 def book_title(top, lang):
-    sty = open(os.path.join(top, 'tex', 'attnbook.sty'), encoding='utf-8').read()
-    m = re.search(r'pdftitle=\{(.*)\},\s*$', sty, re.M)
-    if not m:
-        return 'Book'
-    return nwbook.resolve_language(m.group(1), lang)
+    return nwbook.meta.title(lang)
 
 
 def sub_title(top, lang):
-    sty = open(os.path.join(top, 'tex', 'attnbook.sty'), encoding='utf-8').read()
-    m = re.search(r'\{\\large (\\zhen\{[^}]*\}%?\s*\{[^}]*\})\\par\}', sty)
-    if not m:
-        return ''
-    return nwbook.resolve_language(re.sub(r'%\s*\n\s*', '', m.group(1)), lang)
+    return nwbook.meta.title(lang, 'tagline')
 
 
-UI = {
-    'zh': {'toc': '本章目录', 'search': '搜索全书', 'searchlabel': '搜索',
-           'nores': '没有找到', 'copy': '复制', 'copied': '已复制',
-           'copytitle': '复制可运行的代码（引用的代码段已展开）',
-           'resources': '下载与代码', 'pdf': 'PDF（中文版）', 'pdfbi': 'PDF（双语版）',
-           'slides': '本章幻灯片', 'code': '本章代码文件：', 'permalink': '本节链接',
-           'allcode': '全部代码', 'alldecks': '幻灯片：'},
-    'en': {'toc': 'In this chapter', 'search': 'Search the book', 'searchlabel': 'Search',
-           'nores': 'Nothing found', 'copy': 'Copy', 'copied': 'Copied',
-           'copytitle': 'Copy runnable code (the chunks it uses expanded)',
-           'resources': 'Downloads and code', 'pdf': 'PDF (English)',
-           'pdfbi': 'PDF (bilingual)', 'slides': 'Slides for this chapter',
-           'code': 'Code files of this chapter:', 'permalink': 'Link to this section',
-           'allcode': 'All code', 'alldecks': 'Slides:'},
-}
+# The pages' own words (book.toml's [html] table and the rest).
+UI = nwbook.WORDS
 
 
 def page_html(lang, title, body, nav, booktitle, aside=''):
@@ -1044,7 +1021,8 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
                          ui['toc'], ui['toc'], toc, ui['resources'], resources_html(ed, chap))
         with open(os.path.join(dest, name + '.html'), 'w', encoding='utf-8') as f:
             f.write(page_html(lang, title, body, nav, btitle, aside))
-    shutil.copyfile(os.path.join(HERE, 'book.css'), os.path.join(dest, 'book.css'))
+    with open(os.path.join(dest, 'book.css'), 'w', encoding='utf-8') as f:
+        f.write(nwbook.meta.css() + open(os.path.join(HERE, 'book.css'), encoding='utf-8').read())
     js = open(os.path.join(HERE, 'book.js'), encoding='utf-8').read()
     with open(os.path.join(dest, 'book.js'), 'w', encoding='utf-8') as f:
         f.write('var ATTN_UI = %s;\n' % json.dumps(ui, ensure_ascii=False) + js)
@@ -1105,4 +1083,8 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (nwbook.aux.AuxError, nwbook.meta.MetaError) as e:   # one line, no traceback
+        print('%s: %s' % (os.path.basename(sys.argv[0]), e), file=sys.stderr)
+        sys.exit(2)

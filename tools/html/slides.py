@@ -24,16 +24,16 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nwbook  # noqa: E402
+import htmlbook as nwbook  # noqa: E402
 
 MAX_CODE_LINES = 14      # readable when projected: about 12 lines a frame, 14 at most
 MAX_CODE_COLUMNS = 82    # wider lines run off a 16:9 frame at \small
 
 HEADER = {
     'zh': r"""\usepackage[fontset=none]{ctex}
-\setCJKmainfont{Noto Serif CJK SC}
-\setCJKsansfont{Noto Sans CJK SC}
-\setCJKmonofont{Noto Sans Mono CJK SC}
+\setCJKmainfont{@cjkmain@}
+\setCJKsansfont{@cjksans@}
+\setCJKmonofont{@cjkmono@}
 \renewcommand{\CJKfamilydefault}{\CJKsfdefault}
 \newcommand{\zhen}[2]{#1}
 """,
@@ -41,7 +41,7 @@ HEADER = {
 """,
 }
 COMMON = r"""\usepackage{amsmath,amssymb,booktabs,array,graphicx,xcolor,adjustbox}
-\setmonofont{DejaVu Sans Mono}[Scale=0.86]
+\setmonofont{@mono@}[Scale=@monoscale@]
 \setbeamertemplate{navigation symbols}{}
 \setbeamertemplate{footline}{\hfill\insertframenumber\hspace{1em}\vspace{0.5em}}
 \setbeamerfont{caption}{size=\footnotesize}
@@ -324,9 +324,7 @@ def write_if_changed(path, text):
 
 
 def book_title(top, lang):
-    sty = open(os.path.join(top, 'tex', 'attnbook.sty'), encoding='utf-8').read()
-    m = re.search(r'pdftitle=\{(.*)\},\s*$', sty, re.M)
-    return nwbook.resolve_language(m.group(1), lang) if m else ''
+    return nwbook.meta.title(lang)
 
 
 def main(argv):
@@ -344,7 +342,10 @@ def main(argv):
         book = nwbook.Book(src, lang, figdir=None)
         warnings += [w for w in book.warnings if 'slide' in w]
         header = os.path.join(outdir, 'header-%s.tex' % lang)
-        write_if_changed(header, HEADER[lang] + COMMON)
+        text = HEADER[lang] + COMMON        # the fonts: book.toml's, as the book's
+        for key, value in nwbook.meta.load()['fonts'].items():
+            text = text.replace('@%s@' % key, value)
+        write_if_changed(header, text)
         jobs += [(book, chap, header) for chap in book.chapters if chap.slides]
 
     def one(job):
@@ -386,4 +387,8 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (nwbook.aux.AuxError, nwbook.meta.MetaError) as e:   # one line, no traceback
+        print('%s: %s' % (os.path.basename(sys.argv[0]), e), file=sys.stderr)
+        sys.exit(2)

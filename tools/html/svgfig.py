@@ -23,8 +23,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from nwbook import meta  # noqa: E402
+from nwbook.tex import argument  # noqa: E402
+
 PX_PER_CM = 50
-FONTS = {'zh': 'Noto Sans CJK SC', 'en': 'DejaVu Sans'}
+_F = meta.load()['fonts']         # book.toml
+FONTS = {'zh': _F['cjksans'], 'en': _F['sans']}
 RELATIONS = '=<>≤≥≠≈∼→∈'
 
 SYMBOLS = {
@@ -46,24 +51,6 @@ SYMBOLS = {
 UPRIGHT = ('mathrm', 'text', 'operatorname', 'textrm', 'mathsf', 'texttt')
 
 
-def group(s, i):
-    """s[i] is '{': (content, index after it); else one character."""
-    if i < len(s) and s[i] == '{':
-        depth = 0
-        for j in range(i, len(s)):
-            if s[j] == '{':
-                depth += 1
-            elif s[j] == '}':
-                depth -= 1
-                if depth == 0:
-                    return s[i + 1:j], j + 1
-        return s[i + 1:], len(s)
-    if i < len(s) and s[i] == '\\':
-        m = re.match(r'\\([A-Za-z]+|.)', s[i:])
-        return s[i:i + m.end()], i + m.end()
-    return s[i:i + 1], i + 1
-
-
 def math(s):
     """TeX math to gnuplot enhanced text."""
     out, i = [], 0
@@ -76,14 +63,14 @@ def math(s):
             while name.isalpha() and i < len(s) and s[i] == ' ':
                 i += 1
             if name in UPRIGHT:
-                g, i = group(s, i)
+                g, i = argument(s, i)
                 out.append(text(g))
             elif name == 'frac' or name == 'tfrac' or name == 'dfrac':
-                a, i = group(s, i)
-                b, i = group(s, i)
+                a, i = argument(s, i)
+                b, i = argument(s, i)
                 out.append('%s/%s' % (math(a), math(b)))
             elif name == 'sqrt':
-                a, i = group(s, i)
+                a, i = argument(s, i)
                 inner = math(a)
                 out.append('√' + (inner if not re.search(r'[-+*/ ]', a) else '(%s)' % inner))
             elif name in ('bar', 'hat', 'tilde', 'vec', 'mathbf', 'bm', 'boldsymbol',
@@ -108,7 +95,7 @@ def math(s):
             continue
         if ch in '_^':
             f = re.match(r'%[-+ #0-9.]*[A-Za-z]', s[i + 1:])
-            g, j = (f.group(0), i + 1 + f.end()) if f else group(s, i + 1)
+            g, j = (f.group(0), i + 1 + f.end()) if f else argument(s, i + 1)
             out.append(ch + '{' + math(g) + '}')
             i = j
             continue

@@ -1,19 +1,17 @@
-"""The book's sources as noweb sees them, for the HTML edition and the slides.
+"""The book in one language, for the HTML edition and the slides.
 
-Nothing here reads the woven LaTeX.  The chapters go through noweb's own
-front end (markup | autodefs.c | finduses | noidx, the stages `noweave -n
--index -autodefs c` runs before its LaTeX back end), and this module turns
-that representation into:
+Nothing here reads the woven LaTeX.  tools/nwbook/ reads the chapters (noweb's
+own front end, the one brace parser, the one language selection), and this
+module walks them in order, turning them into:
 
   - one Chapter per \\chapter: its documentation text (LaTeX, one language,
     \\zhen resolved, comments gone) with a marker \\htmlchunk{N} where code
     chunk N stood and \\htmlq{N} where a [[quoted]] piece of code stood;
   - the code chunks, each with its name, label, continuations, uses and the
     identifiers it defines, and its lines as text and uses of other chunks;
-  - the numbers LaTeX gives chapters, sections, equations, figures, tables
-    and exercises, computed here with LaTeX's rules (tests/test_html.py
-    checks them against the .aux files of the PDFs), and every \\label's
-    number and page.
+  - the numbers of chapters, sections, equations, figures, tables and
+    exercises and every \\label's: LaTeX's, taken in order from the .aux of
+    the PDF in the same language (tools/nwbook/aux.py); nothing here counts.
 
 Marks for the slides are comments in the documentation:
 
@@ -30,41 +28,23 @@ They are collected as Chapter.slides, in order (see tools/html/slides.py).
 """
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import chunknames  # noqa: E402  (tools/chunknames.py)
+from nwbook import aux, lang as nwlang, meta  # noqa: E402
+from nwbook.noweb import Source, chapter_paths  # noqa: E402,F401
+from nwbook.tex import read_group, skip_space, replace_macro, strip_comments  # noqa: E402,F401
 
-NOWEB_LIB = '/usr/lib/noweb'
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 
-# Words of the book's own machinery, per language.
-WORDS = {
-    'zh': {
-        'chapter': '第 {} 章', 'appendix': '附录 {}', 'figure': '图 {}',
-        'table': '表 {}', 'exercise': '练习 {}', 'contents': '目录', 'references': '参考文献',
-        'continued': '本定义续写于{}。', 'used': '本段代码用于{}。',
-        'file': '本段代码写入文件 {}。', 'defines': '定义：', 'usedin': '用于 {}',
-        'and': ' 和 ', 'comma': '、', 'colon': '：', 'notused': '从未使用',
-        'prev': '上一章', 'next': '下一章', 'glossary': '术语表',
-        'other': 'English', 'otherlang': 'en', 'index': '目录',
-        'continues': '接续 {}',
-    },
-    'en': {
-        'chapter': 'Chapter {}', 'appendix': 'Appendix {}', 'figure': 'Figure {}',
-        'table': 'Table {}', 'exercise': 'Exercise {}', 'contents': 'Contents',
-        'references': 'References',
-        'continued': 'This definition is continued in {}.',
-        'used': 'This code is used in {}.',
-        'file': 'This code is written to file {}.', 'defines': 'Defines:',
-        'usedin': 'used in {}', 'and': ' and ', 'comma': ', ', 'colon': ': ',
-        'notused': 'never used',
-        'prev': 'Previous', 'next': 'Next', 'glossary': 'Glossary',
-        'other': '中文', 'otherlang': 'zh', 'index': 'Contents',
-        'continues': 'continues {}',
-    },
-}
+# Words of the book's own machinery, per language: book.toml, the same words
+# the PDFs print (tools/nwbook/meta.py).
+try:
+    WORDS = {lang: meta.words(lang) for lang in ('zh', 'en')}
+except meta.MetaError as e:             # one line naming book.toml, no traceback
+    print(e, file=sys.stderr)
+    sys.exit(2)
 
 
 def join_list(items, lang):
@@ -76,296 +56,23 @@ def join_list(items, lang):
 
 
 # ---------------------------------------------------------------------------
-# noweb's representation
-
-
-class Chunk:
-    """One code chunk (one definition, noweb's @begin code ... @end code)."""
-
-    def __init__(self, index):
-        self.index = index          # 0, 1, 2 ... over the whole book
-        self.label = None           # noweb's label, e.g. NW3Y5whp-4CI70t-1
-        self.first = None           # label of the name's first definition
-        self.name = ''
-        self.prev = None            # previous definition of the same name
-        self.next = None
-        self.alldefs = []           # (on the first one) every continuation
-        self.uses = []              # labels of the chunks that use it
-        self.root = None            # file name, for a chunk used nowhere
-        self.lines = [[]]           # each line: list of ('text', s) | ('use', name, label)
-                                    #            | ('ident', name, deflabel)
-        self.defines = []           # identifiers defined here
-        self.file = None            # the .nw file
-        self.page = None            # Chapter it is shown in
-        self.tag = ''               # its number in the HTML edition, e.g. 2.14
-
-
-class Source:
-    """The whole book as noweb's front end and noidx see it."""
-
-    def __init__(self, paths):
-        cmd = ' | '.join([
-            '%s/markup %s' % (NOWEB_LIB, ' '.join("'%s'" % p for p in paths)),
-            '%s/autodefs.c' % NOWEB_LIB, '%s/finduses' % NOWEB_LIB,
-            '%s/noidx' % NOWEB_LIB])
-        out = subprocess.run(['sh', '-c', 'set -e; ' + cmd], check=True,
-                             capture_output=True).stdout.decode('utf-8')
-        self.files = []             # (path, [('docs', text) | ('code', Chunk)])
-        self.chunks = []
-        self.quotes = []            # (code text, label of its definition or None,
-                                    #  the identifier that label defines)
-        self.ident_uses = {}        # identifier -> labels of the chunks using it
-        self.ident_defs = {}        # identifier -> label of its first definition
-        self.by_label = {}
-        self._parse(out.split('\n'))
-
-    def _parse(self, lines):
-        items = None
-        cur = None                  # the Chunk being read, or None in docs
-        docs = []
-        quote = None                # list of text pieces inside [[...]]
-        quote_ref = None
-        pending_ref = None          # @xref ref that precedes @index use/@use
-        pending_ident = None
-        in_defs = in_index = False
-        index_entry = None
-        for line in lines:
-            if not line.startswith('@'):
-                continue
-            kw, _, arg = line[1:].partition(' ')
-            if kw == 'file':
-                items = []
-                self.files.append((arg, items))
-            elif kw == 'begin':
-                what = arg.split()[0]
-                if what == 'code':
-                    cur = Chunk(len(self.chunks))
-                    cur.file = self.files[-1][0]
-                    self.chunks.append(cur)
-                    items.append(('code', cur))
-                else:
-                    docs = []
-            elif kw == 'end':
-                if arg.split()[0] == 'code':
-                    cur.lines = cur.lines or [[]]
-                    while len(cur.lines) > 1 and not cur.lines[-1]:
-                        cur.lines.pop()
-                    cur = None
-                else:
-                    items.append(('docs', ''.join(docs)))
-            elif kw == 'text':
-                if cur is not None:
-                    if pending_ident is not None and arg == pending_ident[0]:
-                        cur.lines[-1].append(('ident',) + pending_ident)
-                    else:
-                        cur.lines[-1].append(('text', arg))
-                    pending_ident = None
-                elif quote is not None:
-                    quote.append(arg)
-                else:
-                    docs.append(arg)
-            elif kw == 'nl':
-                if cur is not None:
-                    if cur.lines is None:       # the end of the @defn line
-                        cur.lines = [[]]
-                    else:
-                        cur.lines.append([])
-                elif quote is not None:
-                    quote.append(' ')
-                else:
-                    docs.append('\n')
-            elif kw == 'defn':
-                cur.name = arg
-                cur.lines = None
-            elif kw == 'use':
-                if cur is not None:
-                    cur.lines[-1].append(('use', arg, pending_ref))
-                elif quote is not None:
-                    quote.append('<<%s>>' % arg)
-                pending_ref = None
-            elif kw == 'quote':
-                quote, quote_ref, quote_ident = [], None, None
-            elif kw == 'endquote':
-                self.quotes.append((''.join(quote), quote_ref, quote_ident))
-                docs.append('\\htmlq{%d}' % (len(self.quotes) - 1))
-                quote = None
-            elif kw == 'xref':
-                sub, _, rest = arg.partition(' ')
-                if cur is not None and cur.label is None and sub == 'label':
-                    cur.label = rest
-                    self.by_label[rest] = cur
-                elif cur is not None and cur.first is None and sub == 'ref':
-                    cur.first = rest
-                elif sub == 'ref':
-                    pending_ref = rest
-                elif cur is not None and sub == 'prevdef':
-                    cur.prev = rest
-                elif cur is not None and sub == 'nextdef':
-                    cur.next = rest
-                elif cur is not None and sub == 'begindefs':
-                    in_defs = True
-                elif cur is not None and sub == 'enddefs':
-                    in_defs = False
-                elif cur is not None and sub == 'defitem' and in_defs:
-                    cur.alldefs.append(rest)
-                elif cur is not None and sub == 'useitem':
-                    cur.uses.append(rest)
-                elif cur is not None and sub == 'notused':
-                    cur.root = rest
-            elif kw == 'index':
-                sub, _, rest = arg.partition(' ')
-                if sub == 'use':
-                    if cur is not None:
-                        pending_ident = (rest, pending_ref)
-                    elif quote is not None and quote_ref is None:
-                        quote_ref, quote_ident = pending_ref, rest
-                    pending_ref = None
-                elif sub in ('defn', 'localdefn'):
-                    pending_ref = None
-                elif sub == 'defitem' and cur is not None:
-                    cur.defines.append(rest)
-                elif sub == 'beginindex':
-                    in_index = True
-                elif sub == 'entrybegin' and in_index:
-                    label, _, ident = rest.partition(' ')
-                    index_entry = ident
-                    self.ident_defs[ident] = label
-                    self.ident_uses[ident] = []
-                elif sub == 'entryuse' and index_entry:
-                    if rest not in self.ident_uses[index_entry]:
-                        self.ident_uses[index_entry].append(rest)
-                elif sub == 'entryend':
-                    index_entry = None
-        for c in self.chunks:
-            if c.first is None:
-                c.first = c.label
-
-
-# ---------------------------------------------------------------------------
 # LaTeX text helpers
-
-
-def read_group(text, i, open_='{', close='}'):
-    """text[i] is open_: return (content, index after the closing brace)."""
-    assert text[i] == open_, 'expected %r at %r' % (open_, text[i:i + 30])
-    depth, j = 0, i
-    while j < len(text):
-        ch = text[j]
-        if ch == '\\':
-            j += 2
-            continue
-        if ch == open_:
-            depth += 1
-        elif ch == close:
-            depth -= 1
-            if depth == 0:
-                return text[i + 1:j], j + 1
-        j += 1
-    raise ValueError('unbalanced %s in %r' % (open_, text[i:i + 60]))
-
-
-def skip_space(text, i):
-    while i < len(text) and text[i] in ' \t\n':
-        i += 1
-    return i
-
-
-def replace_macro(text, name, nargs, fn, optional=False):
-    """Replace \\name[opt]{a}{b}... (balanced) by fn(args) everywhere."""
-    pat = re.compile(r'\\%s(?![A-Za-z@])' % re.escape(name))
-    out, i = [], 0
-    while True:
-        m = pat.search(text, i)
-        if not m:
-            out.append(text[i:])
-            return ''.join(out)
-        out.append(text[i:m.start()])
-        j = m.end()
-        args = []
-        if optional:
-            k = skip_space(text, j)
-            if k < len(text) and text[k] == '[':
-                opt, j = read_group(text, k, '[', ']')
-                args.append(opt)
-            else:
-                args.append(None)
-        ok = True
-        for n in range(nargs):
-            k = skip_space(text, j)
-            if k >= len(text) or text[k] != '{':
-                ok = False
-                break
-            a, j = read_group(text, k)
-            args.append(a)
-        if not ok:
-            out.append(m.group(0))
-            i = m.end()
-            continue
-        rep = fn(*args)
-        # \raggedleft\zhen{..}{..} must not become \raggedleftclosed
-        if rep[:1].isalpha() and re.search(r'\\[A-Za-z]+\Z', ''.join(out[-1:])):
-            rep = '{}' + rep
-        out.append(rep)
-        i = j
-
-
-def strip_comments(text):
-    """TeX comments go, with the end of line and the next line's indent,
-    as TeX reads them.  Verbatim environments are kept as they are."""
-    out, verbatim = [], False
-    lines = text.split('\n')
-    for n, line in enumerate(lines):
-        if verbatim:
-            out.append(line + '\n')
-            if re.match(r'\s*\\end\{verbatim\}', line):
-                verbatim = False
-            continue
-        if re.search(r'\\begin\{verbatim\}', line):
-            verbatim = True
-            out.append(line + '\n')
-            continue
-        m = re.search(r'(?<!\\)%', line)
-        if m:
-            kept = line[:m.start()]
-            if kept.strip() == '':
-                continue            # a whole-line comment leaves nothing
-            out.append(kept)        # and swallows the line end
-            out.append('\x00')      # marker: skip the next line's indent
-        else:
-            out.append(line + '\n')
-    s = ''.join(out)
-    return re.sub(r'\x00[ \t]*', '', s)
 
 
 def select_language(text, lang):
     """Keep the lang blocks (without their \\begin/\\end lines), drop the other's."""
-    drop = 'en' if lang == 'zh' else 'zh'
-    out, skipping = [], False
-    for line in text.split('\n'):
-        m = re.match(r'^\s*\\(begin|end)\{(zh|en)\}\s*$', line)
-        if m:
-            if m.group(2) == drop:
-                skipping = m.group(1) == 'begin'
-            continue
-        if not skipping:
-            out.append(line)
-    return '\n'.join(out)
+    return '\n'.join(nwlang.select_language(text.split('\n'), lang))
 
 
 def resolve_language(text, lang):
-    """\\zhen{中文}{English} and the like, for one edition."""
-    pick = 0 if lang == 'zh' else 1
-    text = replace_macro(text, 'zhen', 2, lambda a, b: (a, b)[pick])
-    text = replace_macro(text, 'zhenpar', 2, lambda a, b: (a, b)[pick] + '\n\n')
-    text = replace_macro(text, 'zhword', 1, lambda a: a)
-    text = replace_macro(text, 'texorpdfstring', 2, lambda a, b: a)
-    text = replace_macro(text, 'tablehead', 1, lambda o, a: a, optional=True)
-    if lang == 'zh':        # a chunk named in the prose: its Chinese name
+    """\\zhen{中文}{English} and the like, for one edition; a chunk named in
+    the prose in the Chinese edition by its Chinese name."""
+    text = nwlang.resolve_language(text, lang)
+    if lang == 'zh':
         text = re.sub(r'\\LA\{\}(.*?)\\RA\{\}',
                       lambda m: '\\LA{}%s\\RA{}' % display_name(m.group(1), lang), text,
                       flags=re.S)
-    text = text.replace('\\LA{}', '⟨').replace('\\RA{}', '⟩')
-    return text
+    return text.replace('\\LA{}', '⟨').replace('\\RA{}', '⟩')
 
 
 def display_name(name, lang):
@@ -377,20 +84,7 @@ def display_name(name, lang):
 
 
 # ---------------------------------------------------------------------------
-# Numbering, as LaTeX (ctexbook + attnbook.sty) numbers things
-
-
-def alph(n):
-    return chr(ord('A') + n - 1)
-
-
-def chinese_numeral(n):
-    """ctex's \\chinese: 1 一, 10 十, 12 十二, 20 二十, 21 二十一."""
-    d = '零一二三四五六七八九'
-    if n < 10:
-        return d[n]
-    tens, ones = divmod(n, 10)
-    return (d[tens] if tens > 1 else '') + '十' + (d[ones] if ones else '')
+# The book, walked in order; every number is LaTeX's (tools/nwbook/aux.py)
 
 
 class Chapter:
@@ -444,15 +138,11 @@ def preceding_paragraph(text):
 class Book:
     """The book in one language: its Chapters, labels, boxes and chunks."""
 
-    def __init__(self, source, lang, figdir=None):
+    def __init__(self, source, lang, figdir=None, auxfile=None):
+        """auxfile: the .aux of this language's PDF (build/book-LANG.aux)."""
         self.src = source
         self.lang = lang
-        sty = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), 'tex', 'attnbook.sty')
-        try:
-            self.arabic_chapters = 'chapter/number = \\arabic' in open(sty, encoding='utf-8').read()
-        except OSError:
-            self.arabic_chapters = True
+        self.nums = aux.Numbers(auxfile or os.path.join(meta.TOP, 'build', 'book-%s.aux' % lang))
         self.w = WORDS[lang]
         self.figdir = figdir        # build/fig: numbers files \gnuplotfig'd outside figures
         self.chapters = []
@@ -464,10 +154,7 @@ class Book:
 
     # The walk over the whole book, in order.
     def _number(self):
-        ch_n = app_n = 0
-        numbered = True             # \mainmatter vs \frontmatter
         appendix = False
-        eq = 0
         chap = None
         for path, items in self.src.files:
             base = os.path.splitext(os.path.basename(path))[0]
@@ -490,10 +177,6 @@ class Book:
                 if not piece.startswith('\\chapter'):
                     if re.search(r'\\appendix\b', piece):
                         appendix = True
-                    if re.search(r'\\mainmatter\b', piece):
-                        numbered = True
-                    if re.search(r'\\frontmatter\b', piece):
-                        numbered = False
                     if chap is not None and piece.strip():
                         chap.text += self._walk(chap, piece)
                     continue
@@ -502,50 +185,39 @@ class Book:
                 chap = Chapter(slug, path)
                 chap.appendix = appendix
                 self.chapters.append(chap)
-                if base.startswith('00') or not numbered:
-                    numbered_here = False
-                else:
-                    numbered_here = True
-                if numbered_here:
-                    if appendix:
-                        app_n += 1
-                        chap.number = alph(app_n)
-                    else:
-                        ch_n += 1
-                        chap.number = str(ch_n)
-                self._c = {'section': 0, 'subsection': 0, 'figure': 0, 'table': 0,
-                           'exercise': 0, 'eq': eq, 'numbered': numbered_here}
+                chap.number = chap.shown = self.nums.take('chapter')
                 chap.text = self._walk(chap, piece)
-                eq = self._c['eq']
-                # \mainmatter at the end of the preface numbers what follows
-                if re.search(r'\\mainmatter\b', piece):
-                    numbered = True
         self._tag_chunks()
+        # Every number the PDF gave must have been taken, in step: a number
+        # left over means the walk missed a heading, display or caption.
+        for kind, numbers in self.nums.order.items():
+            left = numbers[self.nums._next[kind]:]
+            if kind == 'chapter':       # the bibliography and the indexes
+                left = [n for n in left if n]
+            if left:
+                self.warnings.append('%s: %d numbered %s(s) of the PDF not in the HTML '
+                                     'edition, from %s' % (self.nums.path, len(left), kind, left[0]))
 
     def _tag_chunks(self):
         for chap in self.chapters:
             for n, c in enumerate(chap.chunks, 1):
                 c.tag = '%s.%d' % (chap.number or 'P', n)
 
-    def _label(self, chap, label, number, kind):
+    def _label(self, chap, label, kind):
+        """A \\label: its number is what LaTeX wrote for it."""
         if label in self.labels:
             self.warnings.append('label %s defined twice' % label)
-        self.labels[label] = (number, chap.slug, kind)
+        if label not in self.nums.labels:
+            self.warnings.append('%s: \\label{%s} is not in %s' % (chap.file, label, self.nums.path))
+        self.labels[label] = (self.nums.labels.get(label, '??'), chap.slug, kind)
 
     def _box(self, **kw):
         self.boxes.append(kw)
         return len(self.boxes) - 1
 
-    def _fignum(self, chap, counter):
-        self._c[counter] += 1
-        n = self._c[counter]
-        return '%s.%d' % (chap.number, n) if chap.number else str(n)
-
     def _walk(self, chap, text):
         """Number the piece of chapter text and rewrite it for pandoc."""
-        c = self._c
         out = []
-        current = chap.number       # LaTeX's \@currentlabel
         pending_slide = None
         i = 0
         pat = re.compile(
@@ -586,16 +258,9 @@ class Book:
                     chap.title = title
                     chap.short = short or title
                     hid = label or 'top'
-                    # attnbook.sty sets ctex's chapter numbers in Arabic (第3章);
-                    # without that, ctexbook would number them 一, 二 ...
                     shown = chap.number
-                    if self.lang == 'zh' and chap.number and not chap.appendix \
-                            and not self.arabic_chapters:
-                        shown = chinese_numeral(int(chap.number))
-                    chap.shown = shown
                     if label:
-                        self._label(chap, label, shown, 'chapter')
-                    current = shown
+                        self._label(chap, label, 'chapter')
                     if chap.number:
                         word = self.w['appendix' if chap.appendix else 'chapter']
                         head = '\\htmlnum{%s}' % word.format(shown)
@@ -605,20 +270,11 @@ class Book:
                     chap.sections.append((0, chap.number, hid, title))
                     continue
                 num = ''
-                if level in ('section', 'subsection') and not star and c['numbered']:
-                    if level == 'section':
-                        c['section'] += 1
-                        c['subsection'] = 0
-                        num = '%s.%d' % (chap.number, c['section'])
-                    else:
-                        c['subsection'] += 1
-                        num = '%s.%d.%d' % (chap.number, c['section'], c['subsection'])
-                    current = num
-                elif level in ('section', 'subsection') and not star:
-                    current = ''             # unnumbered: \ref gives nothing
+                if level in ('section', 'subsection') and not star:
+                    num = self.nums.take(level)
                 hid = label or 'sec-%s-%d' % (level[:3], len(chap.sections))
                 if label:
-                    self._label(chap, label, current, level)
+                    self._label(chap, label, level)
                 depth = {'section': 1, 'subsection': 2}.get(level, 3)
                 chap.sections.append((depth, num, hid, title))
                 head = '\\htmlnum{%s}' % num if num else ''
@@ -643,14 +299,11 @@ class Book:
                         opt, i = read_group(text, j, '[', ']')
                     k2 = skip_space(text, i)
                     lm = re.match(r'\\label\{([^}]*)\}', text[k2:])
-                    c['exercise'] += 1
-                    num = '%s.%d' % (chap.number, c['exercise']) if chap.number \
-                        else str(c['exercise'])
-                    current = num
+                    num = self.nums.take('exercise')
                     eid = 'exercise-%s' % num
                     if lm:
                         eid = lm.group(1)
-                        self._label(chap, eid, num, 'exercise')
+                        self._label(chap, eid, 'exercise')
                         i = k2 + lm.end()
                     b = self._box(kind='exercise', id=eid, number=num)
                     head = '\\textbf{%s}' % self.w['exercise'].format(num)
@@ -671,7 +324,7 @@ class Book:
                 continue
             if m.group(5) is not None:           # a stray label
                 label = m.group(5)
-                self._label(chap, label, current, 'label')
+                self._label(chap, label, 'label')
                 out.append('\\htmlanchor{%s}' % label)
                 continue
             if m.group(6) is not None:           # a code chunk
@@ -767,7 +420,6 @@ class Book:
 
     def _equation(self, chap, env, star, body, slide):
         """equation, align, gather, multline (starred or not): numbered rows."""
-        c = self._c
         if env in ('align', 'gather'):
             rows = re.split(r'\\\\(?:\[[^\]]*\])?', body)
         else:
@@ -779,8 +431,7 @@ class Book:
             if tm:
                 tag = tm.group(1)
             elif not star and not re.search(r'\\no(?:tag|number)\b', row):
-                c['eq'] += 1
-                tag = str(c['eq'])
+                tag = self.nums.take('equation')
             labels = re.findall(r'\\label\{([^}]*)\}', row)
             numbered.append((tag, labels))
         clean = lambda s: re.sub(r'\\(?:label|tag\*?)\{[^}]*\}|\\no(?:tag|number)\b', '', s)
@@ -801,7 +452,7 @@ class Book:
                 math = '\\begin{%s}%s\\end{%s}' % (wrap, math, wrap)
             eid = labels[0] if labels else ('eq-%s' % tag if tag else None)
             for l in labels:
-                self._label(chap, l, tag or '', 'equation')
+                self._label(chap, l, 'equation')
             b = self._box(kind='equation', id=eid, number=tag)
             pieces.append('\n\n\\htmlbegin{%d}\n\n\\[%s\\]\n\n\\htmlend{%d}\n\n' % (b, math, b))
             elements.append(('equation', math, tag))
@@ -821,10 +472,10 @@ class Book:
         labels = re.findall(r'\\label\{([^}]*)\}', body)
         body = re.sub(r'\\label\{[^}]*\}', '', body)
         body = re.sub(r'\\centering\b|\\small\b|\\footnotesize\b', '', body)
-        number = self._fignum(chap, env) if caps else None
+        number = self.nums.take(env) if caps else None
         fid = labels[0] if labels else '%s-%s' % (env, number)
         for l in labels:
-            self._label(chap, l, number or '', env)
+            self._label(chap, l, env)
         slide_body = re.sub(r'\x01CAPTION\d+\x01', '', body)
         figs = re.findall(r'\\gnuplotfig\{([^}]*)\}', body)
         body = re.sub(r'\\gnuplotfig\{([^}]*)\}', r'\n\n\\htmlimg{\1}\n\n', body)
@@ -839,7 +490,3 @@ class Book:
                                       self.w[env].format(number) if number else ''))
         return '\n\n\\htmlbegin{%d}\n\n%s\n\n\\htmlend{%d}\n\n' % (b, body, b)
 
-
-def chapter_paths(top):
-    d = os.path.join(top, 'chapters')
-    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.nw'))
