@@ -7,7 +7,7 @@
 #                             with % slide marks, and language
 
 HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js) \
-              tools/chunknames.py chapters/chunk-names.zh
+              tools/chunknames.py tools/nwlang.py chapters/chunk-names.zh
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
 SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
@@ -45,7 +45,7 @@ SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py $(FIG_TEX) \
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok tools/html/slides.py tools/html/nwbook.py $(FIG_TEX) tools/nwlang.py \
                     tools/chunknames.py chapters/chunk-names.zh
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)

@@ -35,6 +35,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import chunknames  # noqa: E402  (tools/chunknames.py)
+import nwlang  # noqa: E402  (tools/nwlang.py: strip_answerkeys)
 
 NOWEB_LIB = '/usr/lib/noweb'
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
@@ -152,7 +153,8 @@ class Source:
                         cur.lines.pop()
                     cur = None
                 else:
-                    items.append(('docs', ''.join(docs)))
+                    # Answer keys are for the instructor's guide only.
+                    items.append(('docs', nwlang.strip_answerkeys(''.join(docs))))
             elif kw == 'text':
                 if cur is not None:
                     if pending_ident is not None and arg == pending_ident[0]:
