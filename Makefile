@@ -46,6 +46,7 @@ ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 include $(B)/tangle.mk
 endif
 -include exercises/exercises.mk  # exercises and their autograder: make grade, student, gradescope
+include mk/course.mk             # tracks, answer keys, the instructor release: make instructor
 
 # `make tangle FORCE=1` rewrites code/ from the chapters even where a file
 # there was not written by the last tangle.
@@ -249,7 +250,8 @@ help:
 	@echo '  slides        one beamer deck per chapter and language in $(B)/slides/ (likewise)'
 	@echo '  grade         grade every exercise (EX=<id> grades one); LANG=zh or en picks the feedback'
 	@echo '  student       the student release: build/student/ and build/student.tar.gz'
-	@echo '  gradescope    the Gradescope autograder: build/gradescope.zip'
+	@echo '  gradescope    the Gradescope autograder: build/gradescope.zip, and one per week: build/gradescope/TRACK-weekN.zip'
+	@echo '  instructor    the instructor release: build/instructor/ and build/instructor.tar.gz (keys, rubrics, tracks)'
 	@echo '  bench-grade   how long grading takes (every exercise, one), against its budgets'
 	@echo '  debug         programs tangled with #line and built with ASan+UBSan in $(B)/debug/bin/'
 	@echo '  test          everything, then all tests under pytest -n 2 (PYTEST_ARGS="-k NAME": a subset)'
