@@ -266,9 +266,17 @@ def test_tracks_cover_the_book():
     full = tracks[2]
     assert {e['number'] for w in full['weeks'] for e in w['exercises']} == everything, \
         'the 14-week track misses exercises'
+    by_label = {c.label: c for c in chaps}
+    for raw_track in course.load_tracks(TOP):     # every section named exists
+        for k, w in enumerate(raw_track['weeks'], 1):
+            for r in w['readings']:
+                if r['sections'] != 'all':
+                    n = section_count(by_label[r['chapter']])
+                    assert set(r['sections']) <= set(range(1, n + 1)), \
+                        '%s week %d: %s has sections 1-%d, not %s' % (
+                            raw_track['id'], k, r['chapter'], n, r['sections'])
     # every numbered section of Chapters 1-10 and Appendix A read exactly once
     raw = course.load_tracks(TOP)[2]
-    by_label = {c.label: c for c in chaps}
     read_ = []
     for w in raw['weeks']:
         for r in w['readings']:

@@ -436,19 +436,19 @@ def minutes_text(m, lang):
     return ('约 %d 分钟' % m) if lang == 'zh' else ('about %d min' % m)
 
 
-def week_readme(track, week):
-    """README.md of one week's folder, in both languages."""
+def week_readme(track, week, quiz=()):
+    """README.md of one week's folder, in both languages; QUIZ: the week's
+    files from build/quiz/ (linked under quiz/)."""
     L = []
     for lang in ('zh', 'en'):
         if lang == 'zh':
             L.append('# %s · 第 %d 周\n' % (track['title']['zh'], week['week']))
-            L.append('## 阅读\n')
+            L.append('## 阅读（页码为中文版 book-zh.pdf 的页码）\n')
         else:
             L.append('# %s · week %d\n' % (track['title']['en'], week['week']))
-            L.append('## Readings\n')
-        pages = 'book-zh.pdf' if lang == 'zh' else 'book-en.pdf'
+            L.append('## Readings (pages of the English edition, book-en.pdf)\n')
         for r in week['readings']:
-            L.append('- %s (%s)' % (reading_text(r, lang), pages))
+            L.append('- ' + reading_text(r, lang))
         if not week['readings']:
             L.append('- ' + ('无新的阅读。' if lang == 'zh' else 'No new reading.'))
         L.append('')
@@ -465,9 +465,9 @@ def week_readme(track, week):
             diff = DIFF_ZH.get(e['difficulty'], e['difficulty']) if lang == 'zh' else e['difficulty']
             ids = ', '.join('`%s`' % i for i in e['ids']) or (
                 '书面，由教师批改' if lang == 'zh' else 'written, marked by hand')
-            L.append('- %s %s (%s): %s — %s (%s)' % (
-                '练习' if lang == 'zh' else 'Exercise', e['number'], diff, ids,
-                minutes_text(e['minutes'], lang), e['how'][lang]))
+            L.append(('- 练习 %s（%s）：%s — %s（估算：%s）' if lang == 'zh' else
+                      '- Exercise %s (%s): %s — %s (estimate: %s)') % (
+                e['number'], diff, ids, minutes_text(e['minutes'], lang), e['how'][lang]))
         if not week['exercises']:
             L.append('- —')
         L.append('')
@@ -479,7 +479,12 @@ def week_readme(track, week):
         else:
             L.append('本周没有要发布的评分包。\n' if lang == 'zh' else 'No package this week.\n')
         L.append('## 小测验\n' if lang == 'zh' else '## Quiz\n')
-        L.append('见 `quiz/`（若有）。\n' if lang == 'zh' else 'See `quiz/` (if present).\n')
+        for q in quiz:
+            L.append('- `quiz/%s`' % q.replace(os.sep, '-'))
+        if not quiz:
+            L.append('- ' + ('没有生成小测验（build/quiz/ 不存在，或其中没有本周各章的文件）。' if lang == 'zh'
+                             else 'No quiz was built (no build/quiz/, or nothing there for this week\'s chapters).'))
+        L.append('')
     L.append('---\n')
     L.append(EFFORT_TEXT['zh'] + '\n')
     L.append(EFFORT_TEXT['en'] + '\n')
@@ -584,12 +589,14 @@ def keys_nw(root, book, chaps):
         keyed = [ex for ex in c.exercises if ex.key is not None]
         if not keyed:
             continue
-        out.append(r'\section{第 %s 章 / Chapter %s}' % (c.number, c.number))
+        name = ('第 %s 章 / Chapter %s' % (c.number, c.number)) if c.number[:1].isdigit() \
+            else ('附录 %s / Appendix %s' % (c.number, c.number))
+        out.append(r'\section*{%s}\addcontentsline{toc}{section}{%s}' % (name, name))
         for ex in keyed:
-            out.append(r'\exhead{练习 %s（%s）/ Exercise %s (%s) \normalfont\small'
-                       r'\quad 中文版第 %s 页起的练习，英文版第 %s 页起 / exercises from p.\ %s (zh), p.\ %s (en)}'
+            out.append(r'\exhead{练习 %s（%s）/ Exercise %s (%s)\hfill\normalfont\small'
+                       r' 练习一节：中文版第 %s 页 / Exercises: p.~%s (en)}'
                        % (ex.number, DIFF_ZH.get(ex.difficulty, ''), ex.number, ex.difficulty,
-                          c.ex_page['zh'], c.ex_page['en'], c.ex_page['zh'], c.ex_page['en']))
+                          c.ex_page['zh'], c.ex_page['en']))
             out.append(resolve(ex.body, root, book))
             out.append(r'\begin{answerkey}')
             out.append(resolve(ex.key, root, book))
@@ -676,7 +683,8 @@ def instructor(root=ROOT):
         for w in t['weeks']:
             wd = os.path.join(dest, 'tracks', t['id'], 'week%d' % w['week'])
             os.makedirs(os.path.join(wd, 'decks'))
-            write_if_changed(os.path.join(wd, 'README.md'), week_readme(t, w))
+            write_if_changed(os.path.join(wd, 'README.md'),
+                             week_readme(t, w, quiz_files(root, w['decks'])))
             for d in w['decks']:
                 for lang in ('zh', 'en'):
                     os.symlink(os.path.join('..', '..', '..', '..', 'slides', '%s-%s.pdf' % (d, lang)),
