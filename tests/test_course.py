@@ -365,13 +365,15 @@ def test_student_release_runs_every_command_it_mentions():
         assert 'make programs' in cmds and any('--table variance' in c for c in cmds)
         env = dict(os.environ, CFLAGS='-std=c11 -O0 -w', MAKEFLAGS='-j2')
         for cmd in cmds:
+            if cmd.startswith('make grade'):
+                # tests/test_grader_release.py runs `make grade` in an unpacked
+                # release (stubs score 0, solutions full marks); grading again
+                # here would only compile the sanitized library a second time.
+                continue
             p = subprocess.run(['bash', '-c', cmd], cwd=root, capture_output=True, text=True,
                                timeout=600, env=env)
-            if cmd.startswith('make grade'):    # the stubs fail, by design, and say so
-                assert p.returncode == 1 and 'FAIL' in p.stdout, (cmd, p.stdout[-500:], p.stderr[-500:])
-            else:
-                assert p.returncode == 0, (cmd, p.stdout[-500:], p.stderr[-800:])
-                assert p.stdout.strip() or cmd.endswith('> X.txt'), cmd
+            assert p.returncode == 0, (cmd, p.stdout[-500:], p.stderr[-800:])
+            assert p.stdout.strip() or cmd.endswith('> X.txt'), cmd
         # the mentions in the exercises are among the README's commands
         text = '\n'.join(course.blocks(ex.body, 'en') for c in course.chapters(TOP)
                          for ex in c.exercises)
@@ -393,6 +395,9 @@ def test_devcontainer():
     if engine is None:
         raise Skip('no container engine (docker or podman) on this machine: '
                    'the devcontainer images were not built')
+    if subprocess.run([engine, 'info'], capture_output=True, timeout=60).returncode != 0:
+        raise Skip('%s is installed but cannot reach its daemon: the devcontainer images '
+                   'were not built' % os.path.basename(engine))
     for base, tag in ((TOP, 'attention-book-dev'), (os.path.join(TOP, 'exercises', 'student'),
                                                    'attention-exercises-dev')):
         ctx = base if base == TOP else os.path.join(base, '.devcontainer')

@@ -180,7 +180,9 @@ def aux_labels(path):
     out = {}
     if not os.path.exists(path):
         return out
-    for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{([^{}]*)\}\{([^{}]*)\}', read(path)):
+    with open(path, encoding='utf-8', errors='replace') as f:   # a run may be writing it
+        text = f.read()
+    for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{([^{}]*)\}\{([^{}]*)\}', text):
         out[m.group(1)] = (m.group(2), m.group(3))
     return out
 
@@ -190,7 +192,9 @@ def toc_sections(path):
     out = []
     if not os.path.exists(path):
         return out
-    for line in read(path).split('\n'):
+    with open(path, encoding='utf-8', errors='replace') as f:
+        text = f.read()
+    for line in text.split('\n'):
         m = re.match(r'\\contentsline \{section\}\{\\numberline \{([^}]*)\}(.*)\}\{([^{}]*)\}\{[^{}]*\}%?$',
                      line.strip())
         if m:
