@@ -65,7 +65,7 @@ def markers():
         pair = []
         for lang in ('en', 'zh'):
             m = course.marker(ex.key, lang)
-            assert len(m) >= (8 if lang == 'zh' else 20), \
+            assert len(m) >= (5 if lang == 'zh' else 20), \
                 '%s:%d: the %s key has no sentence long enough to look for' % (
                     ex.chapter.path, ex.key_line, lang)
             assert squash(m) not in stripped, \
