@@ -182,8 +182,9 @@ def aux_labels(path):
         return out
     with open(path, encoding='utf-8', errors='replace') as f:   # a run may be writing it
         text = f.read()
-    for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{([^{}]*)\}\{([^{}]*)\}', text):
-        out[m.group(1)] = (m.group(2), m.group(3))
+    # a \tag'ged equation's number is braced once more: {{{L}}{2}...}
+    for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{((?:[^{}]|\{[^{}]*\})*)\}\{([^{}]*)\}', text):
+        out[m.group(1)] = (re.sub(r'^\{(.*)\}$', r'\1', m.group(2)), m.group(3))
     return out
 
 
