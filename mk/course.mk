@@ -13,7 +13,6 @@
 # every student output leaves them out (tools/nwlang.py strip_answerkeys).
 
 instructor: $(PDFS) slides gradescope
-	$(call msg,INSTR,$(B)/instructor/ $(B)/instructor.tar.gz)
 	$(Q)$(PYTHON) tools/course.py instructor
 
 course-plan:
