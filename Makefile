@@ -19,7 +19,7 @@
 # slides              build/slides/NN-topic-{zh,en}.pdf (not in all)          tools/html.mk
 # grade               grade every exercise (EX=<id>: one; LANG=zh|en)         exercises/exercises.mk
 # student             build/student.tar.gz, the student release               exercises/exercises.mk
-# gradescope          build/gradescope.zip, the Gradescope autograder         exercises/exercises.mk
+# gradescope          build/gradescope.zip; one per week: build/gradescope/   exercises/exercises.mk
 # test                everything, then every test (PYTEST_ARGS='-k NAME')     mk/test.mk
 # fuzz                libFuzzer on tests/fuzz/, FUZZ_SECONDS (60) each        mk/qa.mk
 # memcheck            every demo and data mode under valgrind                 mk/qa.mk
@@ -30,6 +30,7 @@
 # bench-edit          a sentence edited: one edition <= 15 s, all <= 25 s     mk/bench.mk
 # bench-demos         each demo, median of 5 runs < 1 s                       mk/bench.mk
 # grade-mutants       every known wrong solution graded; is its bug named?    mk/mutants.mk
+# instructor          build/instructor.tar.gz: keys, rubrics, tracks, quizzes  mk/course.mk
 # bench-grade         grading every exercise <= 30 s, one <= 5 s              exercises/exercises.mk
 # bench-html          make html slides from a built tree <= 30 s              mk/bench.mk
 # bench-train         Chapter 8: a step in C and PyTorch; RECORD=1 records    mk/bench.mk
@@ -51,6 +52,7 @@ include mk/figures.mk        # programs -> build/data/, build/fig/, build/excerp
 include mk/pdf.mk            # chapters, figures, excerpts -> build/book-*.pdf
 include tools/html.mk        # chapters -> build/html/, build/slides/
 -include exercises/exercises.mk  # exercises -> grades, student release, Gradescope zip
+include mk/course.mk            # tracks, answer keys, the instructor release
 -include mk/mutants.mk       # the known wrong solutions and their named hints
 include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings

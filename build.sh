@@ -4,7 +4,8 @@
 #
 # Run as root it installs with apt-get; otherwise it prints the one
 # `sudo apt-get install ...` line to run, and stops.  Nothing is downloaded
-# from anywhere but Debian's package archive.
+# from anywhere but Debian's package archive.  `./build.sh --packages-only`
+# installs and stops (the development container, .devcontainer/, uses it).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -48,6 +49,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q
     apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ "${1:-}" = --packages-only ]; then
+    exit 0
 fi
 
 make -j"$(nproc)"

@@ -3,7 +3,9 @@
 #                      LANG=zh or LANG=en picks the feedback language
 # make student         build/student/ and build/student.tar.gz: stubs, visible
 #                      checks, the grader and the library it links
-# make gradescope      build/gradescope.zip: the Gradescope autograder
+# make gradescope      build/gradescope.zip: the Gradescope autograder (without
+#                      EX: also one package per week and track,
+#                      build/gradescope/TRACK-weekN.zip, tools/course.py)
 # make test-grader     the grader's own tests (also part of make test)
 # make bench-grade     how long grading takes, against its budgets (30 s, 5 s)
 # See exercises/INSTRUCTOR.md.
@@ -15,6 +17,7 @@ student:
 
 gradescope:
 	$(Q)EX='$(EX)' $(PYTHON) tools/grade_release.py gradescope
+	$(if $(EX),,$(Q)$(PYTHON) tools/course.py gradescope-weeks)
 
 test-grader:
 	$(call msg,TEST,tests/test_grader.py)

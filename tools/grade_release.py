@@ -25,7 +25,9 @@ Markers in an exercise's files (each alone on its line, inside a C comment):
 The student release holds the stubs, the visible checks, the values those
 checks give with the solution (expected.json: the grader's judge compares
 with them), the grader and the library it links (the book's code/*.c and
-code/*.h), its own README and Makefile, and a GitHub Classroom workflow.  No
+code/*.h), the chapter programs' sources (`make programs` builds them: the
+exercises ask students to run them), its own README, Makefile and
+development container, and a GitHub Classroom workflow.  No
 solution, no hidden check and no numeric answer ever reaches it;
 tests/test_grader.py proves it.  The Gradescope zip holds the stubs, every
 check and every check's expected values.
@@ -469,10 +471,24 @@ def write_tarball(tarball, tree, arcname):
     os.replace(tarball + '.tmp', tarball)
 
 
+def program_files(root=ROOT):
+    """{relative path: text} of the chapter programs' sources (code/chNN-*.c,
+    code/appX-*.c): the exercises tell students to run them (`make programs`
+    in the student release builds them with the library)."""
+    code = os.path.join(root, 'code')
+    return {'code/' + f: read(os.path.join(code, f)) for f in sorted(os.listdir(code))
+            if f.endswith('.c') and re.match(r'(ch|app)', f)}
+
+
+STUDENT_EXTRA = ('README.md', 'Makefile', '.devcontainer/Dockerfile',
+                 '.devcontainer/devcontainer.json')
+
+
 def student(root=ROOT, spec='', dest=None):
     files = release_files(root, spec, hidden=False)
-    files['README.md'] = read(os.path.join(root, 'exercises', 'student', 'README.md'))
-    files['Makefile'] = read(os.path.join(root, 'exercises', 'student', 'Makefile'))
+    files.update(program_files(root))
+    for f in STUDENT_EXTRA:
+        files[f] = read(os.path.join(root, 'exercises', 'student', f))
     files['.gitignore'] = 'build/\n'
     files['.github/workflows/classroom.yml'] = classroom_workflow(files)
     files['grader.sha256'] = manifest(files)

@@ -61,7 +61,7 @@ def join_list(items, lang):
 
 def select_language(text, lang):
     """Keep the lang blocks (without their \\begin/\\end lines), drop the other's."""
-    return '\n'.join(nwlang.select_language(text.split('\n'), lang))
+    return '\n'.join(nwlang.select_language(nwlang.strip_answerkeys(text).split('\n'), lang))
 
 
 def resolve_language(text, lang):

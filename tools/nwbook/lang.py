@@ -25,6 +25,20 @@ picks one half of each \\zhen.  tools/nwlang.py is the command line:
   nwlang.py filter zh|en|bilingual TEX   print the woven TeX of one edition
   nwlang.py pairs FILE.nw ...     compare each zh/en pair: the same numbers,
                                   code identifiers [[..]] and references
+
+Answer keys and rubrics (issue 18) sit next to their exercise in an
+answerkey environment, its \\begin and \\end alone on their lines:
+
+    \\end{exercise}
+    \\begin{answerkey}
+    \\begin{zh} ...答案要点与评分标准... \\end{zh}
+    \\begin{en} ...key and rubric... \\end{en}
+    \\end{answerkey}
+
+Like the hidden checks, they never reach a student: every edition this
+filter writes (and the HTML and slides, tools/html/htmlbook.py) leaves them
+out, by strip_answerkeys; only the instructor's guide (tools/course.py)
+prints them.
 """
 import os
 import re
@@ -47,6 +61,28 @@ CJK_END = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“�
 CMD_CJK_START = re.compile(r'^\s*\\[A-Za-z]+\*?\{[\u3400-\u4dbf\u4e00-\u9fff“]')
 CHAPREF = re.compile(r'第\s*~?\s*\\ref\{[^}]*\}\s*~?\s*章')
 CODE_QUOTE = re.compile(r'\[\[.*?\]\]|\\(?:texttt|verb)\{[^}]*\}')
+
+
+KEY_BEGIN = re.compile(r'^\s*\\begin\{answerkey\}\s*$')
+KEY_END = re.compile(r'^\s*\\end\{answerkey\}\s*$')
+KEY_ANY = re.compile(r'\\(begin|end)\{answerkey\}')
+
+
+def strip_answerkeys(text):
+    """TEXT without its answerkey blocks (each \\begin/\\end alone on a line).
+    A marker that is not alone on its line, or a block never closed, drops
+    everything after it rather than let a key through; check() reports it."""
+    out, inside = [], False
+    for line in text.split('\n'):
+        if KEY_BEGIN.match(line):
+            inside = True
+        elif KEY_END.match(line) and inside:
+            inside = False
+        elif KEY_ANY.search(line):
+            inside = '\\begin{answerkey}' in line or inside
+        elif not inside:
+            out.append(line)
+    return '\n'.join(out)
 
 
 def glossary_variants(paths):
@@ -113,7 +149,37 @@ def check(paths):
         pending_zh = None     # line of a closed zh block still waiting for en
         glossary = False
         verbatim = False
+        key_line = 0          # line of an open answerkey
+        key_pairs = 0
+        last_env_end = ''     # the last \\end{...} outside the zh/en blocks
         for n, line in enumerate(lines, 1):
+            if KEY_ANY.search(line) and not in_code:
+                if not (KEY_BEGIN.match(line) or KEY_END.match(line)):
+                    err(path, n, '\\begin{answerkey} and \\end{answerkey} must stand '
+                        'alone on their lines')
+                elif KEY_BEGIN.match(line):
+                    if key_line:
+                        err(path, n, 'answerkey inside another (line %d)' % key_line)
+                    if last_env_end != 'exercise':
+                        err(path, n, 'an answerkey must follow the \\end{exercise} '
+                            'of its exercise')
+                    key_line, key_pairs = n, 0
+                else:
+                    if not key_line:
+                        err(path, n, '\\end{answerkey} without \\begin{answerkey}')
+                    elif not key_pairs:
+                        err(path, key_line, 'the answerkey holds no zh/en passage')
+                    key_line = 0
+                last_env_end = 'answerkey'
+                continue
+            if not in_code and block is None:
+                m_end = re.match(r'^\s*\\end\{(\w+)\}', line)
+                if m_end and m_end.group(1) not in ('zh', 'en'):
+                    last_env_end = m_end.group(1)
+                elif line.strip() and not BEGIN.match(line) and not line.lstrip().startswith('%'):
+                    last_env_end = ''
+            if key_line and END.match(line) and END.match(line).group(1) == 'en':
+                key_pairs += 1
             if CODE_START.match(line):
                 if block:
                     err(path, block_line, '\\begin{%s} is not closed before '
@@ -207,6 +273,8 @@ def check(paths):
                     err(path, n, 'English prose outside a \\begin{en} block')
         if block:
             err(path, block_line, '\\begin{%s} is never closed' % block)
+        if key_line:
+            err(path, key_line, '\\begin{answerkey} is never closed')
         if pending_zh:
             err(path, pending_zh, 'Chinese passage has no English partner '
                 '(a \\begin{en} block must follow it)')
@@ -311,7 +379,7 @@ def filter_edition(edition, path):
     width (a display, verbatim, a table or figure) stays one passage after
     the other, each at full width."""
     with open(path, encoding='utf-8') as f:
-        lines = f.read().split('\n')
+        lines = strip_answerkeys(f.read()).split('\n')
     if edition != 'bilingual':
         text = '\n'.join(LINKED_QUOTE.sub(r'\1\\mbox{}{\\Tt{}\\nwlinkedidentq', line)
                          for line in select_language(lines, edition))
