@@ -276,6 +276,7 @@ PHONY_EXTRA := tangle
 
 include tools/html.mk
 include tools/qa.mk
+include mk/zh.mk
 
 #### Chapter 8: training ####################################################
 # The training kernels are compiled with -O3 (the 4 x 8 register block of
