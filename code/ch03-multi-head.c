@@ -98,8 +98,9 @@ static void two_implementations(void)
            "d_model = %d, h = %d, s_Q = %d, s_K = %d\n",
            "== 式 (3) 的两种实现\n"
            "d_model = %d，h = %d，s_Q = %d，s_K = %d\n"), d, h, s_q, s_k);
-    printf("%-28s %s\n", "", "max |packed - by head|");
-    printf("%-28s %-12s %s\n", "", "outputs", "weights");
+    printf("%-28s %s\n", "", CLI_TR("max |packed - by head|", "max |整体计算 - 逐头计算|"));
+    const char *outputs = CLI_TR("outputs", "输出");
+    printf("%-28s %-*s %s\n", "", CLI_W(12, outputs), outputs, CLI_TR("weights", "权重"));
     int settings = 2;                   /* no biases; biases */
     const unsigned char *mask_of[3] = { NULL, NULL, NULL };
     {                                   /* biases and a causal mask */
@@ -114,11 +115,12 @@ static void two_implementations(void)
         const unsigned char *mask = mask_of[c];
         mha_forward(out1, w1, work, &p, q, k, v, mask, s_q, s_k);
         mha_forward_by_head(out2, w2, work, &p, q, k, v, mask, s_q, s_k);
-        const char *setting[3] = { "no biases, no mask", "biases",
-                                   "biases, causal mask" };
+        const char *setting[3] = { CLI_TR("no biases, no mask", "无偏置，无掩码"),
+                                   CLI_TR("biases", "有偏置"),
+                                   CLI_TR("biases, causal mask", "有偏置，因果掩码") };
         double d_out = max_abs_diff(out1, out2, s_q * d);
         double d_w = max_abs_diff(w1, w2, h * s_q * s_k);
-        printf("%-28s %-12.3g %.3g\n", setting[c], d_out, d_w);
+        printf("%-*s %-12.3g %.3g\n", CLI_W(28, setting[c]), setting[c], d_out, d_w);
     }
 }
 static const char *with_commas(char *buf, long n)
@@ -141,8 +143,10 @@ static void cost_of_heads(void)
     printf(CLI_TR("\n== The cost of h heads: d_model = %d, self-attention over s = %d "
            "positions\n",
            "\n== h 个头的代价：d_model = %d，s = %d 个位置上的自注意力\n"), d, s);
-    printf("%4s %5s %12s %15s %19s\n", "h", "d_K", "parameters",
-           "multiply-adds", "attention weights");
+    const char *head[3] = { CLI_TR("parameters", "参数"), CLI_TR("multiply-adds", "乘加"),
+                            CLI_TR("attention weights", "注意力权重") };
+    printf("%4s %5s %*s %*s %*s\n", "h", "d_K", CLI_W(12, head[0]), head[0],
+           CLI_W(15, head[1]), head[1], CLI_W(19, head[2]), head[2]);
     for (int h = 1; h <= 16; h *= 2)
         printf("%4d %5d %12s %15s %19s\n", h, d / h,
                with_commas(b1, mha_param_count(d, h, 1)),
@@ -158,6 +162,7 @@ static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* index in a word list */
 static const int noun[S] = { 0, 1, 0, 0, 0, 1 };
 static const char *const head_role[H] = { "same word", "previous word", "nouns",
                                           "average" };
+static const char *const head_role_zh[H] = { "同一个词", "前一个词", "名词", "平均" };
 static const double theta = M_PI / 6;   /* position code: angle per position */
 static const double sharp = 6.0;        /* kappa a^2: how peaked a head is */
 static void sentence_input(double *x, Rng *rng)
@@ -245,8 +250,8 @@ static void hand_made_heads(int figure)
     printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
     printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
     for (int i = 0; i < H; i++) {
-        printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1, head_role[i],
-               "q\\k");
+        printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1,
+               CLI_TR(head_role[i], head_role_zh[i]), "q\\k");
         for (int j = 0; j < S; j++)
             printf("%6s", sentence_tokens[j]);
         printf("\n");

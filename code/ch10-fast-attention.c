@@ -479,14 +479,17 @@ static void goal(const char *what, const char *unit, int measured, double value,
                  double target, int at_least, double by_cpu)
 {
     if (!measured) {
-        printf("%-46s not measured here (make bench-attention)\n", what);
+        printf(CLI_TR("%-*s not measured here (make bench-attention)\n",
+                      "%-*s 这里没有测量（make bench-attention）\n"), CLI_W(46, what), what);
         return;
     }
     int met = at_least ? value >= target : value < target;
-    printf("%-46s %6.2f%-1s target %s %g%s  %-6s", what, value, unit,
-           at_least ? ">=" : "<", target, unit, met ? "met" : "MISSED");
+    const char *verdict = met ? CLI_TR("met", "达到") : CLI_TR("MISSED", "未达到");
+    printf(CLI_TR("%-*s %6.2f%-1s target %s %g%s  %-*s", "%-*s %6.2f%-1s 目标 %s %g%s  %-*s"),
+           CLI_W(46, what), what, value, unit, at_least ? ">=" : "<", target, unit,
+           CLI_W(6, verdict), verdict);
     if (by_cpu > 0)
-        printf("  by CPU time: %.2f%s", by_cpu, unit);
+        printf(CLI_TR("  by CPU time: %.2f%s", "  按 CPU 时间：%.2f%s"), by_cpu, unit);
     printf("\n");
 }
 
@@ -495,48 +498,85 @@ static double cpu_ratio(const Run *slow, const Run *fast)
     return slow && fast && slow->cpu_seconds > 0 && fast->cpu_seconds > 0
          ? slow->cpu_seconds / fast->cpu_seconds : 0;
 }
+/* The record's notes in Chinese (cli_translate_line, Appendix D). */
+static const char *const record_notes[][2] = {
+    { "Chapter 10 measurements: make bench-attention RECORD=1",
+      "第 10 章的测量：make bench-attention RECORD=1" },
+    { "source: make bench-attention on %s", "来源：make bench-attention，%s" },
+    { "source: a short measurement during the build (no PyTorch)",
+      "来源：构建时的一次简短测量（没有 PyTorch）" },
+    { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
+    { "cpu: %s", "处理器：%s" },
+    { "load: %s (1-minute load average when the sweep began)",
+      "负载：%s（扫描开始时的 1 分钟平均负载）" },
+    { "load: %s (1-minute load average when the measurement began)",
+      "负载：%s（测量开始时的 1 分钟平均负载）" },
+    { "openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)",
+      "OpenBLAS：内核 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
+    { "torch-blas: %s", "PyTorch 的 BLAS：%s" },
+};
+
 static void report(const char *path)
 {
     static Record rec;
     load_record(&rec, path);
-    printf("## machine\n");
+    printf(CLI_TR("## machine\n", "## 机器\n"));
     for (int i = 0; i < rec.n_notes; i++)
-        printf("%s\n", rec.notes[i]);
+        if (!cli_zh() || !cli_translate_line(rec.notes[i], record_notes,
+                                             sizeof record_notes / sizeof *record_notes))
+            printf("%s\n", rec.notes[i]);
     for (int t = 1; t <= 2; t++)
-        printf("peak (FMA loop), %d thread%s: %.1f GFLOP/s; triad bandwidth: %.1f GB/s\n",
-               t, t > 1 ? "s" : "", rec.peak[t], rec.bandwidth[t]);
+        printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; triad bandwidth: %.1f GB/s\n",
+                      "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；triad 带宽：%.1f GB/s\n"),
+               t, t > 1 && !cli_zh() ? "s" : "", rec.peak[t], rec.bandwidth[t]);
     if (rec.torch_import_mib > 0)
-        printf("torch import alone: %.0f MiB resident\n", rec.torch_import_mib);
-    printf("\n## table\n");
-    printf("%6s %3s %3s  %-11s %9s %9s %7s %5s %7s\n", "s", "msk", "thr", "variant",
-           "time/s", "cpu/s", "GF/s", "peak", "RSS/MiB");
+        printf(CLI_TR("torch import alone: %.0f MiB resident\n",
+                      "只导入 torch：常驻内存 %.0f MiB\n"), rec.torch_import_mib);
+    printf(CLI_TR("\n## table\n", "\n## 表\n"));
+    const char *head[5] = { CLI_TR("msk", "掩码"), CLI_TR("thr", "线程"),
+                            CLI_TR("variant", "变体"), CLI_TR("time/s", "时间/s"),
+                            CLI_TR("peak", "峰值") };
+    const int narrow = cli_zh() ? 4 : 3;       /* 掩码, 线程: two wide characters */
+    printf("%6s %*s %*s  %-*s %*s %9s %7s %*s %7s\n", "s", CLI_W(narrow, head[0]), head[0],
+           CLI_W(narrow, head[1]), head[1], CLI_W(11, head[2]), head[2], CLI_W(9, head[3]),
+           head[3], "cpu/s", "GF/s", CLI_W(5, head[4]), head[4], "RSS/MiB");
     for (int i = 0; i < rec.n_runs; i++) {
         const Run *r = &rec.runs[i];
-        printf("%6d %3s %3d  %-11s %9.4f %9.4f %7.2f %4.0f%% %7.1f\n", r->s,
-               r->causal ? "yes" : "no", r->threads, r->variant, r->seconds,
+        const char *mask = r->causal ? CLI_TR("yes", "是") : CLI_TR("no", "否");
+        printf("%6d %*s %*d  %-11s %9.4f %9.4f %7.2f %4.0f%% %7.1f\n", r->s,
+               CLI_W(narrow, mask), mask, narrow, r->threads, r->variant, r->seconds,
                r->cpu_seconds, r->gflops, 100.0 * r->gflops / rec.peak[r->threads],
                r->rss_mib);
     }
-    printf("\n## goals\n");
+    printf(CLI_TR("\n## goals\n", "\n## 目标\n"));
     const Run *st1 = find_run(&rec, "stream", 4096, 0, 1);
     const Run *st2 = find_run(&rec, "stream", 4096, 0, 2);
     const Run *to1 = find_run(&rec, "torch", 4096, 0, 1);
     const Run *bl1 = find_run(&rec, "blas", 4096, 0, 1);
     const Run *big = find_run(&rec, "stream", 16384, 0, 1);
-    goal("stream vs PyTorch, s=4096, 1 thread", "x", st1 && to1,
+    goal(CLI_TR("stream vs PyTorch, s=4096, 1 thread", "stream 比 PyTorch，s=4096，1 个线程"),
+         "x", st1 && to1,
          st1 && to1 ? to1->seconds / st1->seconds : 0, 2.0, 1, cpu_ratio(to1, st1));
-    goal("stream vs OpenBLAS attention, s=4096, 1 thread", "x", st1 && bl1,
+    goal(CLI_TR("stream vs OpenBLAS attention, s=4096, 1 thread",
+                "stream 比 OpenBLAS 的注意力，s=4096，1 个线程"), "x", st1 && bl1,
          st1 && bl1 ? bl1->seconds / st1->seconds : 0, 1.3, 1, cpu_ratio(bl1, st1));
-    goal("stream, 2 threads vs 1, s=4096", "x", st1 && st2,
+    goal(CLI_TR("stream, 2 threads vs 1, s=4096", "stream，2 个线程比 1 个，s=4096"),
+         "x", st1 && st2,
          st1 && st2 ? st1->seconds / st2->seconds : 0, 1.8, 1, 0);
     if (st1 && st2 && st1->cpu_seconds > 0 && st2->cpu_seconds > 0)
-        printf("%-46s %6.2f  (1.00: the threads add no work)\n",
-               "  CPU time, 2 threads / 1 thread", st2->cpu_seconds / st1->cpu_seconds);
-    goal("stream, fraction of 1-thread peak, s=4096", "%", st1 != NULL,
+    {
+        const char *what = CLI_TR("  CPU time, 2 threads / 1 thread", "  CPU 时间，2 个线程 / 1 个线程");
+        printf(CLI_TR("%-*s %6.2f  (1.00: the threads add no work)\n",
+                      "%-*s %6.2f  （1.00：线程没有增加工作量）\n"),
+               CLI_W(46, what), what, st2->cpu_seconds / st1->cpu_seconds);
+    }
+    goal(CLI_TR("stream, fraction of 1-thread peak, s=4096", "stream 占 1 个线程峰值的比例，s=4096"),
+         "%", st1 != NULL,
          st1 ? 100.0 * st1->gflops / rec.peak[1] : 0, 40.0, 1,
          st1 && st1->cpu_seconds > 0 ? 100.0 * st1->gflops * st1->seconds
                                        / st1->cpu_seconds / rec.peak[1] : 0);
-    goal("stream, peak RSS at s=16384 (MiB)", "", big != NULL,
+    goal(CLI_TR("stream, peak RSS at s=16384 (MiB)", "stream 在 s=16384 时的峰值 RSS（MiB）"),
+         "", big != NULL,
          big ? big->rss_mib : 0, 64.0, 0, 0);
     printf("\n");
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>              /* strlen, for CLI_W */
 
 typedef struct {
     int rows, cols;
@@ -39,6 +40,8 @@ double cli_double(const char *option, const char *text, double lo, double hi);
 int cli_zh(void);                      /* 1: messages in Chinese, 0: in English */
 void cli_set_lang(int zh);
 #define CLI_TR(en, zh) (cli_zh() ? (zh) : (en))
+int cli_cols(const char *s);            /* columns on a terminal: wide characters count 2 */
+#define CLI_W(width, s) ((int)(width) + (int)strlen(s) - cli_cols(s))
 /* c[n x m] = a[n x k] b[k x m] */
 void matmul(double *c, const double *a, const double *b, int n, int k, int m);
 /* c[n x m] = a[n x k] b[m x k]^T */

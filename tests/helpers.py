@@ -241,7 +241,12 @@ def both_languages(program, args=(), columns=None, english_has_chinese=False):
     rc, zh, err = run(program, list(args), env=LANG_ZH)
     assert rc == 0 and zh, '%s %s (zh_CN): status %d, %r' % (program, ' '.join(args), rc,
                                                              err[:300])
-    what = '%s %s' % (program, ' '.join(args))
+    compare_languages(en, zh, '%s %s' % (program, ' '.join(args)), columns, english_has_chinese)
+    return en, zh
+
+
+def compare_languages(en, zh, what, columns=None, english_has_chinese=False):
+    """The checks of both_languages on two outputs already at hand."""
     assert english_has_chinese or not re.search(r'[\u4e00-\u9fff]', en), \
         '%s: Chinese in the English output' % what
     en_lines, zh_lines = en.split('\n'), zh.split('\n')
@@ -259,4 +264,3 @@ def both_languages(program, args=(), columns=None, english_has_chinese=False):
         if columns and re.search(columns, e):
             ends = lambda s: [display_width(s[:m.end()]) for m in NUMBER.finditer(s)]
             assert ends(e) == ends(z), '%s: columns moved:\n  %s\n  %s' % (what, e, z)
-    return en, zh
