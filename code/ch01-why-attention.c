@@ -55,7 +55,7 @@ static const CliOption options[] = {
       .en = "neighbourhood r of restricted self-attention, r <= N\n(default 16)",
       .zh = "受限自注意力的邻域 r，r <= N（默认 16）" },
     { "dilation", CLI_LONG, "D", &opts.dilation, 1, 1000000, IN(CLI_MODE(CONV)),
-      .en = "the convolution's dilation (default 1)", .zh = "卷积的空洞间隔（默认 1）" },
+      .en = "the convolution's dilation (default 1)", .zh = "卷积的膨胀率（默认 1）" },
     { "unrolled", CLI_FLAG, NULL, &opts.unrolled, IN(CLI_MODE(LINEAR_RNN)),
       .en = "compute the linear RNN as a causal convolution\nwith the n taps B A^m",
       .zh = "把线性 RNN 当作 n 个抽头 B A^m 的因果卷积来算" },

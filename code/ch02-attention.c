@@ -219,7 +219,8 @@ static void demo_cost(void)
     printf(CLI_TR("additive attention:\n", "加性注意力：\n"));
     printf(row, 2 * s * d * d, CLI_W(14, madd), madd,
            CLI_TR("projections Q U_Q^T, K U_K^T", "投影 Q U_Q^T、K U_K^T"));
-    printf(row, s * s * d, 14, "tanh", CLI_TR("scores sum_a u_a tanh(.)", "得分 sum_a u_a tanh(.)"));
+    printf(row, s * s * d, 14, "tanh",
+           CLI_TR("scores sum_a u_a tanh(.)", "得分 sum_a u_a tanh(.)"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("  (same scores)", "  （同上，得分）"));
     printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output W V", "输出 W V"));

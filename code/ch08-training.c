@@ -111,7 +111,7 @@ static const char *const record_lines[][2] = {
     { "## machine", "## 机器" },
     { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
     { "measured: %s UTC, 1-minute load average %s at the start",
-      "测量时间：%s UTC，开始时 1 分钟平均负载 %s" },
+      "测量时间：%s UTC，开始时的一分钟平均负载 %s" },
     { "PyTorch %s, float64 on both sides", "PyTorch %s，两边都用 float64" },
     { "torch config: %s", "PyTorch 的构建配置：%s" },
     { "## speed", "## 速度" },
@@ -125,7 +125,8 @@ static const char *const record_lines[][2] = {
       "## 计时，OpenBLAS 的乘积（一个线程，较大的配置）" },
     { "# Chapter 9 measurements: make train RECORD=1 on %s (%s CPUs) at %s UTC",
       "# 第 9 章的测量：make train RECORD=1，%s（%s 个处理器），%s UTC" },
-    { "# Chapter 9 measurements: make bench-decode RECORD=1 on %s (%s CPUs) at %s UTC, load %s",
+    { "# Chapter 9 measurements: make bench-decode RECORD=1 on %s (%s CPUs) at %s UTC, "
+      "load %s",
       "# 第 9 章的测量：make bench-decode RECORD=1，%s（%s 个处理器），%s UTC，负载 %s" },
     { "## training: d_model %s, %s heads, d_ff %s, N = %s, dropout %s, label smoothing %s, "
       "batch %s, warm-up %s",

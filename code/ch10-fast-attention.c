@@ -508,9 +508,9 @@ static const char *const record_notes[][2] = {
     { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
     { "cpu: %s", "处理器：%s" },
     { "load: %s (1-minute load average when the sweep began)",
-      "负载：%s（扫描开始时的 1 分钟平均负载）" },
+      "负载：%s（扫描开始时的一分钟平均负载）" },
     { "load: %s (1-minute load average when the measurement began)",
-      "负载：%s（测量开始时的 1 分钟平均负载）" },
+      "负载：%s（测量开始时的一分钟平均负载）" },
     { "openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)",
       "OpenBLAS：内核 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
     { "torch-blas: %s", "PyTorch 的 BLAS：%s" },
@@ -526,7 +526,8 @@ static void report(const char *path)
                                              sizeof record_notes / sizeof *record_notes))
             printf("%s\n", rec.notes[i]);
     for (int t = 1; t <= 2; t++)
-        printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; triad bandwidth: %.1f GB/s\n",
+        printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; "
+                      "triad bandwidth: %.1f GB/s\n",
                       "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；triad 带宽：%.1f GB/s\n"),
                t, t > 1 && !cli_zh() ? "s" : "", rec.peak[t], rec.bandwidth[t]);
     if (rec.torch_import_mib > 0)
