@@ -58,6 +58,7 @@ include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings
 include mk/bench.mk          # time budgets and recorded measurements
 include mk/quiz.mk           # quizzes and question banks (not in all)
+include mk/zh.mk             # the Chinese edition's program output
 
 all: $(PROGRAMS) $(PDFS) $(B)/forward.ok
 

@@ -26,7 +26,7 @@ static const CliOption options[] = {
               "conv of K taps, dilated conv, RNN parallel rounds,\nself-attention; "
               "measured, beside the closed forms",
               "连通位置 1 与位置 N 所需的层数：K 个抽头的因果卷积、\n"
-              "空洞卷积、RNN 的并行轮数、自注意力；实测值与闭式解并列"),
+              "膨胀卷积、RNN 的并行轮数、自注意力；实测值与闭式解并列"),
     MODE_FLAG("table", TABLE, "the paper's Table 1 evaluated at N, D, K, R",
               "在 N、D、K、R 处计算论文的表 1"),
     { "sweep", CLI_CHOICE, "short|full", &opts.sweep, .mode = SWEEP,
@@ -56,7 +56,7 @@ static const CliOption options[] = {
       .en = "neighbourhood r of restricted self-attention, r <= N\n(default 16)",
       .zh = "受限自注意力的邻域 r，r <= N（默认 16）" },
     { "dilation", CLI_LONG, "D", &opts.dilation, 1, 1000000, IN(CLI_MODE(CONV)),
-      .en = "the convolution's dilation (default 1)", .zh = "卷积的空洞间隔（默认 1）" },
+      .en = "the convolution's dilation (default 1)", .zh = "卷积的膨胀率（默认 1）" },
     { "unrolled", CLI_FLAG, NULL, &opts.unrolled, IN(CLI_MODE(LINEAR_RNN)),
       .en = "compute the linear RNN as a causal convolution\nwith the n taps B A^m",
       .zh = "把线性 RNN 当作 n 个抽头 B A^m 的因果卷积来算" },
@@ -208,8 +208,10 @@ static void rnn_forgetting(int n, Rng *rng, int *rounds, int *last_changed)
 
 static void print_connect_header(void)
 {
-    printf("#      n   k  conv  closed  dilated  closed  rnn_rounds  closed"
-           "  attention  closed\n");
+    printf(CLI_TR("#      n   k  conv  closed  dilated  closed  rnn_rounds  closed"
+                  "  attention  closed\n",
+                  "#      n   k  卷积  闭式解     膨胀  闭式解    RNN 轮数  闭式解"
+                  "     注意力  闭式解\n"));
 }
 
 static void print_connect_row(int n, int k, Rng *rng)
@@ -224,17 +226,25 @@ static void print_connect_row(int n, int k, Rng *rng)
 
 static void print_table1(long long n, long long d, long long k, long long r)
 {
-    printf("# Table 1 of the paper evaluated at n = %lld, d = %lld, k = %lld,"
-           " r = %lld\n", n, d, k, r);
-    printf("# layer                      per_layer  sequential  max_path\n");
-    printf("self-attention       %16lld %11d %9.2f\n", n * n * d, 1, 1.0);
-    printf("recurrent            %16lld %11lld %9.2f\n", n * d * d, n,
+    printf(CLI_TR("# Table 1 of the paper evaluated at n = %lld, d = %lld, k = %lld,"
+                  " r = %lld\n",
+                  "# 论文的表 1 在 n = %lld，d = %lld，k = %lld，r = %lld 时的值\n"),
+           n, d, k, r);
+    printf(CLI_TR("# layer                      per_layer  sequential  max_path\n",
+                  "# 层                    每层的计算量  顺序操作数  最大路径长度\n"));
+    const char *name[5] = { CLI_TR("self-attention", "自注意力"),
+                            CLI_TR("recurrent", "循环层"),
+                            CLI_TR("conv-contiguous", "卷积（连续）"),
+                            CLI_TR("conv-dilated", "卷积（膨胀）"),
+                            CLI_TR("self-attention-local", "受限自注意力") };
+    printf("%-*s %16lld %11d %9.2f\n", CLI_W(20, name[0]), name[0], n * n * d, 1, 1.0);
+    printf("%-*s %16lld %11lld %9.2f\n", CLI_W(20, name[1]), name[1], n * d * d, n,
            (double)n);
-    printf("conv-contiguous      %16lld %11d %9.2f\n", k * n * d * d, 1,
+    printf("%-*s %16lld %11d %9.2f\n", CLI_W(20, name[2]), name[2], k * n * d * d, 1,
            (double)n / k);
-    printf("conv-dilated         %16lld %11d %9.2f\n", k * n * d * d, 1,
+    printf("%-*s %16lld %11d %9.2f\n", CLI_W(20, name[3]), name[3], k * n * d * d, 1,
            log((double)n) / log((double)k));
-    printf("self-attention-local %16lld %11d %9.2f\n", r * n * d, 1,
+    printf("%-*s %16lld %11d %9.2f\n", CLI_W(20, name[4]), name[4], r * n * d, 1,
            (double)n / r);
 }
 
@@ -403,13 +413,16 @@ static void print_permuted_diffs(const Matrix *x, const Matrix *px,
     Matrix weights = mat_new(N, N), f_x = mat_new(N, D), f_px = mat_new(N, D);
     selfattn_forward(f_x.data, weights.data, x->data, N, D);
     selfattn_forward(f_px.data, weights.data, px->data, N, D);
-    printf("self-attention %10.3g\n", permuted_diff(&f_px, &f_x, perm));
+    printf(CLI_TR("self-attention %10.3g\n", "自注意力       %10.3g\n"),
+           permuted_diff(&f_px, &f_x, perm));
     conv1d_forward(f_x.data, x->data, cw.data, b.data, N, D, D, CONV_K, 1);
     conv1d_forward(f_px.data, px->data, cw.data, b.data, N, D, D, CONV_K, 1);
-    printf("convolution    %10.3g\n", permuted_diff(&f_px, &f_x, perm));
+    printf(CLI_TR("convolution    %10.3g\n", "卷积           %10.3g\n"),
+           permuted_diff(&f_px, &f_x, perm));
     rnn_forward(f_x.data, x->data, w.data, u.data, b.data, N, D, D);
     rnn_forward(f_px.data, px->data, w.data, u.data, b.data, N, D, D);
-    printf("recurrent      %10.3g\n", permuted_diff(&f_px, &f_x, perm));
+    printf(CLI_TR("recurrent      %10.3g\n", "循环层         %10.3g\n"),
+           permuted_diff(&f_px, &f_x, perm));
     mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&cw);
     mat_free(&weights), mat_free(&f_x), mat_free(&f_px);
 }

@@ -43,8 +43,9 @@ static void demo_softmax(void)
                   "below x = %.2f\n",
                   "x 小于 %.2f 时 exp(x) < DBL_TRUE_MIN（最小的正 double）\n"),
            log(DBL_TRUE_MIN));
-    printf("%7s%7s%7s   %-24s%s\n", "x_1", "x_2", "x_3", "naive p_1, p_2, p_3",
-           "stable p_1, p_2, p_3");
+    const char *naive_head = CLI_TR("naive p_1, p_2, p_3", "直接计算 p_1, p_2, p_3");
+    printf("%7s%7s%7s   %-*s%s\n", "x_1", "x_2", "x_3", CLI_W(24, naive_head), naive_head,
+           CLI_TR("stable p_1, p_2, p_3", "减去最大值 p_1, p_2, p_3"));
     for (int r = 0; r < 4; r++) {
         double naive[3], stable[3];
         softmax_naive(naive, x[r], 3);
@@ -104,7 +105,8 @@ static void make_example(Example *ex)
 
 static void print_weights(const char *title, const double *w)
 {
-    printf("%s\n%-8s", title, "query\\key");
+    const char *corner = CLI_TR("query\\key", "查询\\键");
+    printf("%s\n%-*s", title, CLI_W(8, corner), corner);
     for (int j = 0; j < N_TOKENS; j++)
         printf(" %6s", vocabulary[sentence[j]]);
     putchar('\n');
@@ -215,20 +217,23 @@ static void demo_variance(void)
 static void demo_cost(void)
 {
     const long s = 1024, d = 64;
-    const char *row = "%10ld  %-14s %s\n";
+    const char *row = "%10ld  %-*s %s\n";
+    const char *madd = CLI_TR("multiply-adds", "乘加");
     printf(CLI_TR("\n== operations for s_Q = s_K = %ld, d_K = d_V = d_A = %ld ==\n",
            "\n== s_Q = s_K = %ld，d_K = d_V = d_A = %ld 时的运算量 ==\n"),
            s, d);
     printf(CLI_TR("dot-product attention:\n", "点积注意力：\n"));
-    printf(row, s * s * d, "multiply-adds", "scores kappa Q K^T");
-    printf(row, s * s, "exp", "softmax");
-    printf(row, s * s * d, "multiply-adds", "output W V");
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("scores kappa Q K^T", "得分 κ Q K^T"));
+    printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output W V", "输出 W V"));
     printf(CLI_TR("additive attention:\n", "加性注意力：\n"));
-    printf(row, 2 * s * d * d, "multiply-adds", "projections Q U_Q^T, K U_K^T");
-    printf(row, s * s * d, "tanh", "scores sum_a u_a tanh(.)");
-    printf(row, s * s * d, "multiply-adds", "  (same scores)");
-    printf(row, s * s, "exp", "softmax");
-    printf(row, s * s * d, "multiply-adds", "output W V");
+    printf(row, 2 * s * d * d, CLI_W(14, madd), madd,
+           CLI_TR("projections Q U_Q^T, K U_K^T", "投影 Q U_Q^T、K U_K^T"));
+    printf(row, s * s * d, 14, "tanh",
+           CLI_TR("scores sum_a u_a tanh(.)", "得分 sum_a u_a tanh(.)"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("  (same scores)", "  （同上，得分）"));
+    printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output W V", "输出 W V"));
 }
 
 static void print_heatmap_data(void)

@@ -159,10 +159,12 @@ static void renormalising_can_fail(void)
     p[1] = 0.0;                             /* zero the masked weight */
     double sum = p[0] + p[1];               /* 0: e^-800 underflowed */
     printf(CLI_TR("scores (0, 800), key 2 masked:\n", "得分 (0, 800)，第 2 个键被掩码：\n"));
-    printf("  zeroed, renormalised (0/0):  %s %s\n",
+    printf(CLI_TR("  zeroed, renormalised (0/0):  %s %s\n",
+                  "  置零后重新归一化（0/0）：    %s %s\n"),
            isnan(p[0] / sum) ? "NaN" : "?", isnan(p[1] / sum) ? "NaN" : "?");
     softmax(p, masked, 2);
-    printf("  -inf before the softmax:     %g %g\n", p[0], p[1]);
+    printf(CLI_TR("  -inf before the softmax:     %g %g\n",
+                  "  Softmax 之前加 -inf：        %g %g\n"), p[0], p[1]);
 }
 
 static void zero_after_softmax(void)
@@ -202,7 +204,7 @@ static void zero_after_softmax(void)
 
 static void print_row(const char *label, const double *x, int n)
 {
-    printf("  %-36s", label);
+    printf("  %-*s", CLI_W(36, label), label);
     for (int j = 0; j < n; j++)
         isnan(x[j]) ? printf(" NaN") : printf(" %g", x[j]);
     printf("\n");
@@ -218,14 +220,15 @@ static void all_keys_masked(void)
     for (int j = 0; j < 4; j++)
         x[j] = -INFINITY;
     softmax(p, x, 4);
-    print_row("-inf, then the stable softmax:", p, 4);
+    print_row(CLI_TR("-inf, then the stable softmax:", "-inf，再用稳定的 Softmax："), p, 4);
     for (int j = 0; j < 4; j++)
         x[j] = -DBL_MAX;
     softmax(p, x, 4);
-    print_row("-DBL_MAX, then the stable softmax:", p, 4);
+    print_row(CLI_TR("-DBL_MAX, then the stable softmax:", "-DBL_MAX，再用稳定的 Softmax："),
+              p, 4);
     attention_masked(out, p, q, k, v, none, 1, 4, 2, 1, 1.0);
-    print_row("attention_masked, weights:", p, 4);
-    print_row("attention_masked, output:", out, 1);
+    print_row(CLI_TR("attention_masked, weights:", "attention_masked 的权重："), p, 4);
+    print_row(CLI_TR("attention_masked, output:", "attention_masked 的输出："), out, 1);
 }
 
 static void aligned_at_the_end(void)

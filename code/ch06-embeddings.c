@@ -277,9 +277,10 @@ static void show_score_variance(Rng *rng)
     positional_encoding(pe, SEQ, DM);
     for (int scaled = 1; scaled >= 0; scaled--) {
         embed_forward(x, tokens, SEQ, we, DM, scaled ? sqrt(DM) : 1.0, pe);
-        printf(CLI_TR("%-27s mean square of x %.3f, variance of the scores %.3f\n",
-                      "%-27s x 的均方 %.3f，得分的方差 %.3f\n"),
-               scaled ? "sqrt(d_model) W_e + PE:" : "W_e + PE (no factor):",
+        const char *what = scaled ? CLI_TR("sqrt(d_model) W_e + PE:", "sqrt(d_model) W_e + PE：")
+                                  : CLI_TR("W_e + PE (no factor):", "W_e + PE（不乘因子）：");
+        printf(CLI_TR("%-*s mean square of x %.3f, variance of the scores %.3f\n",
+                      "%-*s x 的均方 %.3f，得分的方差 %.3f\n"), CLI_W(27, what), what,
                mean_square(x, (size_t)SEQ * DM), score_variance(x, wq, wk));
     }
     free(we), free(pe), free(x), free(wq), free(wk);
@@ -288,36 +289,47 @@ static void show_score_variance(Rng *rng)
 static void print_params(const ModelConfig *c)
 {
     ParamCount p = count_params(c);
-    printf("# %s: N = %d, d_model = %d, d_ff = %d, h = %d, d_k = %d, d_v = %d, "
-           "vocabulary %d\n", c->name, c->layers, c->d_model, c->d_ff, c->heads,
+    printf(CLI_TR("# %s: N = %d, d_model = %d, d_ff = %d, h = %d, d_k = %d, d_v = %d, "
+                  "vocabulary %d\n",
+                  "# %s：N = %d，d_model = %d，d_ff = %d，h = %d，d_k = %d，d_v = %d，"
+                  "词表 %d\n"), c->name, c->layers, c->d_model, c->d_ff, c->heads,
            c->d_k, c->d_v, c->vocab);
-    printf("embedding (both inputs and the output)  %10ld\n", p.embedding);
-    printf("encoder layer: self-attention %ld + FFN %ld "
-           "+ 2 x LayerNorm %ld = %ld\n",
+    printf(CLI_TR("embedding (both inputs and the output)  %10ld\n",
+                  "嵌入（两个输入和输出共用）              %10ld\n"), p.embedding);
+    printf(CLI_TR("encoder layer: self-attention %ld + FFN %ld "
+                  "+ 2 x LayerNorm %ld = %ld\n",
+                  "编码器层：自注意力 %ld + 前馈网络 %ld "
+                  "+ 2 x 层归一化 %ld = %ld\n"),
            p.self_attn, p.ffn, p.norm, p.encoder_layer);
-    printf("decoder layer: self-attention %ld + cross-attention %ld + FFN %ld\n"
-           "               + 3 x LayerNorm %ld = %ld\n",
+    printf(CLI_TR("decoder layer: self-attention %ld + cross-attention %ld + FFN %ld\n"
+                  "               + 3 x LayerNorm %ld = %ld\n",
+                  "解码器层：自注意力 %ld + 交叉注意力 %ld + 前馈网络 %ld\n"
+                  "          + 3 x 层归一化 %ld = %ld\n"),
            p.self_attn, p.cross_attn, p.ffn, p.norm, p.decoder_layer);
-    printf("encoder (%d layers)  %10ld\n", c->layers,
+    printf(CLI_TR("encoder (%d layers)  %10ld\n", "编码器（%d 层）      %10ld\n"), c->layers,
            c->layers * p.encoder_layer);
-    printf("decoder (%d layers)  %10ld\n", c->layers,
+    printf(CLI_TR("decoder (%d layers)  %10ld\n", "解码器（%d 层）      %10ld\n"), c->layers,
            c->layers * p.decoder_layer);
-    printf("total               %10ld  (%.1f M; the paper: %d M)\n", p.total,
+    printf(CLI_TR("total               %10ld  (%.1f M; the paper: %d M)\n",
+                  "合计                %10ld  （%.1f M；论文：%d M）\n"), p.total,
            p.total / 1e6, c->paper_millions);
 }
 
 static void print_table3(void)
 {
     double lo_all = 0.0, hi_all = 1e300;    /* common to all rows but big */
-    printf("# row        N  d_model  d_ff   h  d_k  d_v   ours (M)  paper (M)  "
-           "vocabulary that gives the paper's figure\n");
+    printf(CLI_TR("# row        N  d_model  d_ff   h  d_k  d_v   ours (M)  paper (M)  "
+                  "vocabulary that gives the paper's figure\n",
+                  "# 行         N  d_model  d_ff   h  d_k  d_v  本书 (M)  论文 (M)   "
+                  "使计数等于论文之数的词表大小\n"));
     for (int i = 0; config_at(i); i++) {
         const ModelConfig *c = config_at(i);
         ParamCount p = count_params(c);
         long body = p.total - p.embedding;          /* all but the embedding */
         double lo = ((c->paper_millions - 0.5) * 1e6 - body) / c->d_model;
         double hi = ((c->paper_millions + 0.5) * 1e6 - body) / c->d_model;
-        printf("%-10s %2d %7d %6d %3d %4d %4d %9.2f %8d      %6.0f to %6.0f\n",
+        printf(CLI_TR("%-10s %2d %7d %6d %3d %4d %4d %9.2f %8d      %6.0f to %6.0f\n",
+                      "%-10s %2d %7d %6d %3d %4d %4d %9.2f %8d      %6.0f 到 %6.0f\n"),
                c->name, c->layers, c->d_model, c->d_ff, c->heads, c->d_k,
                c->d_v, p.total / 1e6, c->paper_millions, ceil(lo), floor(hi));
         if (strcmp(c->name, "big") != 0) {
@@ -325,7 +337,8 @@ static void print_table3(void)
             hi_all = fmin(hi_all, hi);
         }
     }
-    printf("every row but big fits a vocabulary of %.0f to %.0f tokens\n",
+    printf(CLI_TR("every row but big fits a vocabulary of %.0f to %.0f tokens\n",
+                  "除 big 外，每一行都与 %.0f 到 %.0f 个词元的词表相符\n"),
            ceil(lo_all), floor(hi_all));
 }
 
@@ -344,9 +357,10 @@ static void show_example_sentence(Rng *rng)
         swap_rows(mem2, 1, 5);                          /* undo the swap */
         printf(CLI_TR("%-7s the two 'the' rows differ by %.3g; swapping cat and mat "
                       "changes the memory by %.3g\n",
-                      "%-7s 两个 the 的行相差 %.3g；"
+                      "%s两个 the 的行相差 %.3g；"
                       "交换 cat 和 mat，memory 变化 %.3g\n"),
-               with_pe ? "PE:" : "no PE:", max_abs_diff(memory, memory + 4 * XD, XD),
+               with_pe ? CLI_TR("PE:", "有 PE：") : CLI_TR("no PE:", "无 PE："),
+               max_abs_diff(memory, memory + 4 * XD, XD),
                max_abs_diff(memory, mem2, S_SRC * XD));
     }
     {

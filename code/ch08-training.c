@@ -27,13 +27,11 @@ static int make_sequence(const TaskSpec *t, int stream, long i, int *x)
         x[j] = 3 + (int)(rng_next(&r) % (uint64_t)t->symbols);
     return n;
 }
-
 static void make_target(const TaskSpec *t, const int *x, int n, int *y)
 {
     for (int j = 0; j < n; j++)
         y[j] = t->task == COPY ? x[j] : x[n - 1 - j];
 }
-
 /* Batch number k: sequences k*size .. k*size + size - 1 of the stream,
    padded to the longest of them. */
 static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
@@ -56,14 +54,12 @@ static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
     }
     return b;
 }
-
 /* A sequence's fingerprint: FNV-1a over its length and tokens. */
 static uint64_t fingerprint(const int *x, int n)
 {
     uint64_t h = fnv1a64(FNV1A64_INIT, &n, sizeof n);
     return fnv1a64(h, x, (size_t)n * sizeof *x);
 }
-
 static int compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -103,8 +99,114 @@ static void exact_match(Model *m, const TaskSpec *t, int n, long trained,
     }
     free(seen);
 }
-
+#include <ctype.h>
 #include <errno.h>
+
+/* Whole lines: each %s matches one or more characters, filled in order into
+   the Chinese line (the same number of %s). */
+static const char *const record_lines[][2] = {
+    { "# Chapter 8 measurements: make bench-train RECORD=1 (%s)",
+      "# 第 8 章的测量：make bench-train RECORD=1（%s）" },
+    { "# each time is the fastest of %s training steps", "# 每个时间取 %s 步训练中最快的一步" },
+    { "## machine", "## 机器" },
+    { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
+    { "measured: %s UTC, 1-minute load average %s at the start",
+      "测量时间：%s UTC，开始时的一分钟平均负载 %s" },
+    { "PyTorch %s, float64 on both sides", "PyTorch %s，两边都用 float64" },
+    { "torch config: %s", "PyTorch 的构建配置：%s" },
+    { "## speed", "## 速度" },
+    { "config  threads  PyTorch ms     C own ms (x)     C OpenBLAS ms (x)",
+      "配置    线程数  PyTorch 毫秒   C 自己的 (x)     C OpenBLAS (x)" },
+    { "## profile of the first version (ch08-old, one thread, larger configuration)",
+      "## 第一个版本的计时（ch08-old，一个线程，较大的配置）" },
+    { "## profile, own products (one thread, larger configuration)",
+      "## 计时，我们自己的乘积（一个线程，较大的配置）" },
+    { "## profile, openblas products (one thread, larger configuration)",
+      "## 计时，OpenBLAS 的乘积（一个线程，较大的配置）" },
+    { "# Chapter 9 measurements: make train RECORD=1 on %s (%s CPUs) at %s UTC",
+      "# 第 9 章的测量：make train RECORD=1，%s（%s 个处理器），%s UTC" },
+    { "# Chapter 9 measurements: make bench-decode RECORD=1 on %s (%s CPUs) at %s UTC, "
+      "load %s",
+      "# 第 9 章的测量：make bench-decode RECORD=1，%s（%s 个处理器），%s UTC，负载 %s" },
+    { "## training: d_model %s, %s heads, d_ff %s, N = %s, dropout %s, label smoothing %s, "
+      "batch %s, warm-up %s",
+      "## 训练：d_model %s，%s 个头，d_ff %s，N = %s，dropout %s，标签平滑 %s，"
+      "批大小 %s，预热 %s 步" },
+    { "step %s: loss %s, validation exact match (greedy) %s, %s s",
+      "第 %s 步：损失 %s，验证集完全匹配率（贪心解码）%s，%s 秒" },
+    { "steps %s, last loss %s", "共 %s 步，最后的损失 %s" },
+    { "mean of the last %s evaluated weights: validation exact match %s",
+      "最后 %s 次评估的权重取平均：验证集完全匹配率 %s" },
+    { "kept the weights of step %s (validation exact match %s)",
+      "保留第 %s 步的权重（验证集完全匹配率 %s）" },
+    { "kept the mean (validation exact match %s)", "保留平均值（验证集完全匹配率 %s）" },
+    { "## scores on %s held-out numbers, label smoothing %s",
+      "## 在 %s 个留出的数上的成绩，标签平滑 %s" },
+    { "## greedy vs beam: beam %s, alpha %s, on the held-out numbers",
+      "## 贪心解码与束搜索：束宽 %s，alpha %s，在留出的数上" },
+    { "greedy wrong, beam right: %s of %s sentences", "贪心解码错，束搜索对：%s 句（共 %s 句）" },
+    { "greedy right, beam wrong: %s of %s sentences", "贪心解码对，束搜索错：%s 句（共 %s 句）" },
+    { "both wrong, different: %s of %s sentences", "两者都错，译文不同：%s 句（共 %s 句）" },
+    { "## time", "## 时间" },
+    { "%s s wall, load %s at the end", "墙钟时间 %s 秒，结束时负载 %s" },
+    { "## kv-bench: %s held-out numbers in both directions, d_model %s, N = %s",
+      "## kv-bench：%s 个留出的数，两个方向，d_model %s，N = %s" },
+    { "greedy: recomputed %s ms, cached %s ms a sentence (%s); identical %s, "
+      "max |score difference| %s",
+      "贪心解码：每句重新计算 %s 毫秒，用缓存 %s 毫秒（%s）；译文相同 %s，"
+      "max |得分之差| %s" },
+    { "beam %s: recomputed %s ms, cached %s ms a sentence (%s); identical %s, "
+      "max |score difference| %s",
+      "束宽 %s：每句重新计算 %s 毫秒，用缓存 %s 毫秒（%s）；译文相同 %s，"
+      "max |得分之差| %s" },
+};
+
+/* Words in the rows of tables (and the profile's names, model_profile_name);
+   "1": the word fills a column, and the spaces after it keep the columns. */
+static const char *const record_words[][3] = {
+    { "book", "本书", "1" }, { "larger", "较大", "1" },
+    { "English->Chinese", "英译中", "" }, { "Chinese->English", "中译英", "" },
+    { "greedy", "贪心", "1" }, { "beam 4", "束宽 4", "1" },
+    { "exact match", "完全匹配", "" }, { "perplexity", "困惑度", "" },
+    { "total (timed parts)", "合计（计时部分）", "1" },
+};
+
+/* The record's line (with its newline) in Chinese, on standard output. */
+static void translate_record_line(const char *line)
+{
+    char text[4096];
+    size_t n = strcspn(line, "\n");
+    memcpy(text, line, n);
+    text[n] = '\0';
+    if (cli_translate_line(text, record_lines, sizeof record_lines / sizeof *record_lines))
+        return;
+    const char *t = text;
+    while (*t) {
+        const size_t nw = sizeof record_words / sizeof *record_words;
+        const char *en = NULL, *zh = NULL;
+        int column = 1;
+        for (size_t i = 0; i < nw + PROF_KINDS && !zh; i++) {
+            en = i < nw ? record_words[i][0] : model_profile_name[i - nw];
+            size_t wl = strlen(en);
+            if (strncmp(t, en, wl) == 0 && !isalnum((unsigned char)t[wl])
+                && (t == text || !isalnum((unsigned char)t[-1])))
+                zh = i < nw ? record_words[i][1] : model_profile_name_zh[i - nw],
+                column = i >= nw || record_words[i][2][0];
+        }
+        if (!zh) {
+            putchar(*t++);
+            continue;
+        }
+        int wl = (int)strlen(en), spaces = (int)strspn(t + wl, " ");
+        if (column && spaces > 0) {
+            spaces += cli_cols(en) - cli_cols(zh);
+            spaces = spaces < 1 ? 1 : spaces;
+        }
+        printf("%s%*s", zh, spaces, "");
+        t += wl + strspn(t + wl, " ");
+    }
+    putchar('\n');
+}
 
 static const char *report_path;     /* --report FILE */
 
@@ -124,14 +226,16 @@ static int report_measurements(const char *path)
         if (n == 1 && (strncmp(line, "# Chapter ", 10) != 0 || !strstr(line, "RECORD=1")))
             cli_fail("--report %s:1: not a record of make bench-train (or train) RECORD=1",
                      path);
-        fputs(line, stdout);
+        if (cli_zh())
+            translate_record_line(line);
+        else
+            fputs(line, stdout);
     }
     if (ferror(f) || n == 0)
         cli_fail("--report %s: %s", path, n ? "read error" : "empty file");
     fclose(f);
     return 0;
 }
-
 typedef struct {
     TransformerConfig cfg;
     TaskSpec task;
@@ -142,7 +246,6 @@ typedef struct {
     const char *save, *resume, *grad_file;
     int compare;            /* 0, COMPARE_SCALE or COMPARE_NORM */
 } Options;
-
 enum { COMPARE_SCALE = 1, COMPARE_NORM = 2 };
 enum { TRAIN, SCHEDULE, BATCHES, COMPARE, GRADIENT, BENCH, REPORT };  /* the modes */
 
@@ -233,7 +336,6 @@ static const CliOption options[] = {
       .zh = "打印 make bench-train RECORD=1\n（或 make train RECORD=1）记录的测量" },
     { .name = NULL },
 };
-
 static const CliProgram program = {
     "[--task copy|reverse] [--symbols N] [--min-len N]\n"
     " [--max-len N] [--seed S] [--layers N] [--d-model D]\n"
@@ -286,7 +388,6 @@ static Options parse_options(int argc, char **argv)
         cli_fail("%s", why);
     return o;
 }
-
 /* The gradient of batch 0's loss (dropout as configured) in the checkpoint
    format: the parameter block replaced by the gradient block. */
 static void write_gradient(Model *m, const Options *o)
@@ -303,7 +404,6 @@ static void write_gradient(Model *m, const Options *o)
         cli_fail("--grad-file %s", err);
     printf("loss %.17g\n", loss);
 }
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -344,13 +444,14 @@ static void print_profile(long steps)
     printf(CLI_TR("## where the time of a training step goes (ms per step, share)\n",
                   "## 一步训练的时间花在哪里（每步的毫秒数，占比）\n"));
     for (int k = 0; k < PROF_KINDS; k++)
-        if (model_profile[k] > 0.0)
-            printf("%-22s %8.3f  %5.1f%%\n", model_profile_name[k],
+        if (model_profile[k] > 0.0) {
+            const char *name = CLI_TR(model_profile_name[k], model_profile_name_zh[k]);
+            printf("%-*s %8.3f  %5.1f%%\n", CLI_W(22, name), name,
                    model_profile[k] / steps, 100.0 * model_profile[k] / total);
-    printf("%-*s %8.3f\n", cli_zh() ? 30 : 22,     /* 8 characters of 3 bytes, 2 columns */
-           CLI_TR("total (timed parts)", "合计（计时部分）"), total / steps);
+        }
+    const char *total_name = CLI_TR("total (timed parts)", "合计（计时部分）");
+    printf("%-*s %8.3f\n", CLI_W(22, total_name), total_name, total / steps);
 }
-
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -382,7 +483,6 @@ static void bench(Model *m, const Options *o)
         print_profile(o->bench);
     free(ms);
 }
-
 static void describe(const Model *m, const Options *o)
 {
     const TransformerConfig *c = &m->cfg;
@@ -465,7 +565,6 @@ static void report(Model *m, const Options *o, double seconds, int shown)
     printf("# exact-match %.1f %ld %d %.1f\n", 100.0 * right / o->eval, m->step, unseen,
            unseen ? 100.0 * unseen_right / unseen : 0.0);  /* for the figures */
 }
-
 static void compare(const Options *o)
 {
     for (int v = 0; v < 4; v++) {
@@ -485,7 +584,6 @@ static void compare(const Options *o)
         model_free(&m);
     }
 }
-
 int main(int argc, char **argv)
 {
     Options o = parse_options(argc, argv);

@@ -580,8 +580,10 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
     double *ring = p->average ? xcalloc((size_t)p->average * n, sizeof *ring) : NULL;
     double start = seconds_now(), cpu_start = cpu_seconds(), loss = 0.0;
     long step, best_step = 0;
-    printf("## training: d_model %d, %d heads, d_ff %d, N = %d, dropout %g, "
-           "label smoothing %g, batch %d, warm-up %ld\n", p->cfg.d_model, p->cfg.heads,
+    printf(CLI_TR("## training: d_model %d, %d heads, d_ff %d, N = %d, dropout %g, "
+                  "label smoothing %g, batch %d, warm-up %ld\n",
+                  "## 训练：d_model %d，%d 个头，d_ff %d，N = %d，dropout %g，"
+                  "标签平滑 %g，批大小 %d，预热 %ld 步\n"), p->cfg.d_model, p->cfg.heads,
            p->cfg.d_ff, p->cfg.layers, p->cfg.dropout, p->cfg.smoothing, p->batch, p->warmup);
     for (step = 1; step <= p->steps; step++) {
         fill_batch(&b, &s, &rng);
@@ -598,7 +600,8 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
                 best_acc = acc, best_step = step, memcpy(best, m.params, n * sizeof *best);
             if (tty)
                 fprintf(stderr, "\r");
-            printf("step %ld: loss %.4f, validation exact match (greedy) %.2f%%, %.0f s\n",
+            printf(CLI_TR("step %ld: loss %.4f, validation exact match (greedy) %.2f%%, %.0f s\n",
+                          "第 %ld 步：损失 %.4f，验证集完全匹配率（贪心解码）%.2f%%，%.0f 秒\n"),
                    step, loss, 100.0 * acc, cpu_seconds() - cpu_start);
             fflush(stdout);
         }
@@ -607,7 +610,8 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
     }
     if (tty)
         fprintf(stderr, "\n");
-    printf("steps %ld, last loss %.4f\n", step > p->steps ? p->steps : step, loss);
+    printf(CLI_TR("steps %ld, last loss %.4f\n", "共 %ld 步，最后的损失 %.4f\n"),
+           step > p->steps ? p->steps : step, loss);
     if (p->eval_every) {
         int k = kept < p->average ? kept : p->average;
         if (k > 1) {
@@ -618,17 +622,20 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
                 m.params[i] = sum / k;
             }
             double acc = accuracy(&m, &val);
-            printf("mean of the last %d evaluated weights: validation exact match %.2f%%\n",
+            printf(CLI_TR("mean of the last %d evaluated weights: validation exact match %.2f%%\n",
+                          "最后 %d 次评估的权重取平均：验证集完全匹配率 %.2f%%\n"),
                    k, 100.0 * acc);
             if (acc >= best_acc)
                 best_acc = acc, best_step = -1;
         }
         if (best_step > 0) {
             memcpy(m.params, best, n * sizeof *best);
-            printf("kept the weights of step %ld (validation exact match %.2f%%)\n",
+            printf(CLI_TR("kept the weights of step %ld (validation exact match %.2f%%)\n",
+                          "保留第 %ld 步的权重（验证集完全匹配率 %.2f%%）\n"),
                    best_step, 100.0 * best_acc);
         } else if (best_step < 0)
-            printf("kept the mean (validation exact match %.2f%%)\n", 100.0 * best_acc);
+            printf(CLI_TR("kept the mean (validation exact match %.2f%%)\n",
+                          "保留平均值（验证集完全匹配率 %.2f%%）\n"), 100.0 * best_acc);
     }
     char err[512];
     if (model_save(&m, save_path, err, sizeof err) != 0)
@@ -646,9 +653,10 @@ static void print_tokens(const char *what, const int *y, int n, double score)
     char text[512];
     num_detokenize(text, sizeof text, y, n);
     if (isnan(score))
-        printf("  %-9s %s\n", what, text);
+        printf("  %-*s %s\n", CLI_W(9, what), what, text);
     else
-        printf("  %-9s %s  (score %.4f)\n", what, text, score);
+        printf(CLI_TR("  %-*s %s  (score %.4f)\n", "  %-*s %s  （得分 %.4f）\n"),
+               CLI_W(9, what), what, text, score);
 }
 
 static int same_tokens(const int *a, int na, const int *b, int nb)
@@ -658,25 +666,31 @@ static int same_tokens(const int *a, int na, const int *b, int nb)
 
 static void report(Model *m, const NumSplit *s)
 {
-    const char *dir_name[2] = { "Chinese->English", "English->Chinese" };
-    const char *name[3] = { "greedy wrong, beam right", "greedy right, beam wrong",
-                            "both wrong, different" };
+    const char *dir_name[2] = { CLI_TR("Chinese->English", "中译英"),
+                                CLI_TR("English->Chinese", "英译中") };
+    const char *name[3] = { CLI_TR("greedy wrong, beam right", "贪心解码错，束搜索对"),
+                            CLI_TR("greedy right, beam wrong", "贪心解码对，束搜索错"),
+                            CLI_TR("both wrong, different", "两者都错，译文不同") };
     Score sc[2][2];                     /* [direction][greedy, beam] */
     long count[3] = { 0, 0, 0 };
-    printf("## scores on %d held-out numbers, label smoothing %g\n", s->n_test,
+    printf(CLI_TR("## scores on %d held-out numbers, label smoothing %g\n",
+                  "## 在 %d 个留出的数上的成绩，标签平滑 %g\n"), s->n_test,
            m->cfg.smoothing);
     for (int dir = 1; dir >= 0; dir--)
         for (int k = 0; k < 2; k++) {
             Score *x = &sc[dir][k];
             *x = evaluate(m, s, dir, k ? 4 : 1, 1);
-            printf("%s %-7s exact match %4ld/%ld = %5.1f%%  BLEU %5.1f",
-                   dir_name[dir], k ? "beam 4" : "greedy", x->exact, x->total,
+            const char *how = k ? CLI_TR("beam 4", "束宽 4") : CLI_TR("greedy", "贪心");
+            printf(CLI_TR("%s %-*s exact match %4ld/%ld = %5.1f%%  BLEU %5.1f",
+                          "%s %-*s 完全匹配 %4ld/%ld = %5.1f%%  BLEU %5.1f"),
+                   dir_name[dir], CLI_W(7, how), how, x->exact, x->total,
                    100.0 * x->exact / x->total, x->bleu);
             if (!isnan(x->perplexity))
-                printf("  perplexity %.3f", x->perplexity);
+                printf(CLI_TR("  perplexity %.3f", "  困惑度 %.3f"), x->perplexity);
             printf("\n");
         }
-    printf("\n## greedy vs beam: beam 4, alpha 0.6, on the held-out numbers\n");
+    printf(CLI_TR("\n## greedy vs beam: beam 4, alpha 0.6, on the held-out numbers\n",
+                  "\n## 贪心解码与束搜索：束宽 4，alpha 0.6，在留出的数上\n"));
     for (int dir = 1; dir >= 0; dir--)
         for (int i = 0; i < s->n_test; i++) {
             int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt, g[SRC_LEN], b[SRC_LEN];
@@ -690,14 +704,15 @@ static void report(Model *m, const NumSplit *s)
                 continue;
             double gs, bs;          /* decode again for the scores */
             int gn = translate(m, src, ns, 1, 1, g, &gs), bn = translate(m, src, ns, 4, 1, b, &bs);
-            printf("%s: %ld, %s\n", name[c], s->test[i], dir_name[dir]);
-            print_tokens("source", src + 1, ns - 2, NAN);
-            print_tokens("reference", tgt + 1, nt - 2, NAN);
-            print_tokens("greedy", g, gn, gs);
-            print_tokens("beam", b, bn, bs);
+            printf(CLI_TR("%s: %ld, %s\n", "%s：%ld，%s\n"), name[c], s->test[i], dir_name[dir]);
+            print_tokens(CLI_TR("source", "原文"), src + 1, ns - 2, NAN);
+            print_tokens(CLI_TR("reference", "参考译文"), tgt + 1, nt - 2, NAN);
+            print_tokens(CLI_TR("greedy", "贪心解码"), g, gn, gs);
+            print_tokens(CLI_TR("beam", "束搜索"), b, bn, bs);
         }
     for (int c = 0; c < 3; c++)
-        printf("%s: %ld of %d sentences\n", name[c], count[c], 2 * s->n_test);
+        printf(CLI_TR("%s: %ld of %d sentences\n", "%s：%ld 句（共 %d 句）\n"),
+               name[c], count[c], 2 * s->n_test);
     printf("\n");
     for (int dir = 0; dir < 2; dir++)
         for (int k = 0; k < 2; k++)
@@ -803,7 +818,8 @@ static void translate_text(const char *text, const char *model_path)
 static void kv_bench(Model *m, const NumSplit *s)
 {
     enum { SENTENCES = 200 };
-    printf("## kv-bench: %d held-out numbers in both directions, d_model %d, N = %d\n",
+    printf(CLI_TR("## kv-bench: %d held-out numbers in both directions, d_model %d, N = %d\n",
+                  "## kv-bench：%d 个留出的数，两个方向，d_model %d，N = %d\n"),
            SENTENCES, m->cfg.d_model, m->cfg.layers);
     for (int beam = 1; beam <= 4; beam += 3) {
         double t[2] = { 0, 0 }, max_diff = 0.0;
@@ -820,9 +836,12 @@ static void kv_bench(Model *m, const NumSplit *s)
             same += n[0] == n[1] && memcmp(y[0], y[1], (size_t)n[0] * sizeof(int)) == 0;
             max_diff = fmax(max_diff, fabs(score[0] - score[1]));
         }
-        printf("%s: recomputed %.3f ms, cached %.3f ms a sentence (%.1fx); "
-               "identical %ld/%d, max |score difference| %.2g\n",
-               beam == 1 ? "greedy" : "beam 4", 1e3 * t[0] / (2 * SENTENCES),
+        printf(CLI_TR("%s: recomputed %.3f ms, cached %.3f ms a sentence (%.1fx); "
+                      "identical %ld/%d, max |score difference| %.2g\n",
+                      "%s：每句重新计算 %.3f 毫秒，用缓存 %.3f 毫秒（%.1fx）；"
+                      "译文相同 %ld/%d，max |得分之差| %.2g\n"),
+               beam == 1 ? CLI_TR("greedy", "贪心解码") : CLI_TR("beam 4", "束宽 4"),
+               1e3 * t[0] / (2 * SENTENCES),
                1e3 * t[1] / (2 * SENTENCES), t[0] / t[1], same, 2 * SENTENCES, max_diff);
     }
     printf("\n");

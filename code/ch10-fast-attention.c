@@ -65,7 +65,6 @@ static const Run *find_run(const Record *rec, const char *variant, int s,
     }
     return NULL;
 }
-
 static double *to_double(const float *x, size_t n);
 static float *random_floats(Rng *rng, size_t n);
 static double peak_rss_mib(void);
@@ -79,7 +78,6 @@ struct Options {
     long heads, threads, seq, dim;
     int causal, quick;
 };
-
 static struct Options opts = { .kernel = "stream", .heads = 1, .threads = 1, .dim = 64 };
 #define IN_DATA .in_modes = CLI_MODE(DATA)
 #define IN_BENCH .in_modes = CLI_MODE(BENCH)
@@ -125,7 +123,6 @@ static const CliOption options[] = {
       .zh = "同样的测量，写成图的数据" },
     { .name = NULL },
 };
-
 static const CliProgram program = {
     "\n--q Q --k K --v V [--causal] [--heads H]\n [--threads T] [--kernel KERNEL] [--scale S]\n"
     "--bench VARIANT [--seq S] [--dim D] [--causal]\n [--threads T] [--quick]\n"
@@ -139,7 +136,6 @@ static const CliProgram program = {
     "输出 s_Q x H d_V。不带参数时运行本章的演示。",
     options, NULL,
 };
-
 /* All heads: head h takes the columns [h d_k, (h+1) d_k) of q and k and
    [h d_v, (h+1) d_v) of v and out, each row-major with heads*d columns. */
 static void attend_stream(float *out, const float *q, const float *k,
@@ -162,7 +158,6 @@ static void attend_stream(float *out, const float *q, const float *k,
         free(scratch);
     }
 }
-
 /* One head: w[s_q x s_k] is caller-owned scratch, the s^2 buffer. */
 static void attend_blas(float *out, float *w, const float *q, const float *k,
                         const float *v, int s_q, int s_k, int d_k, int d_v,
@@ -190,7 +185,6 @@ static void attend_blas(float *out, float *w, const float *q, const float *k,
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s_q, d_v, s_k, 1.0f,
                 w, s_k, v, d_v, 0.0f, out, d_v);        /* out = W V */
 }
-
 static void attend_naive(float *out, const float *q, const float *k,
                          const float *v, int s_q, int s_k, int d_k, int d_v,
                          int causal, float kappa)
@@ -217,7 +211,6 @@ static double *to_double(const float *x, size_t n)
         y[i] = x[i];
     return y;
 }
-
 static void attend(const char *variant, float *out, const float *q,
                    const float *k, const float *v, int s_q, int s_k, int d_k,
                    int d_v, int heads, int causal, float kappa, int threads)
@@ -234,7 +227,6 @@ static void attend(const char *variant, float *out, const float *q,
     } else
         attend_naive(out, q, k, v, s_q, s_k, d_k, d_v, causal, kappa);
 }
-
 static double useful_flops(int s, int d, int causal)
 {
     double pairs = causal ? 0.5 * s * (s + 1.0) : (double)s * s;
@@ -251,7 +243,6 @@ static double bytes_moved(const char *variant, int s, int d, int causal)
     double seen = causal ? 0.5 * s2 : s2;           /* the streaming kernels */
     return seen / FA_BR * 2.0 * d * 4 + io;
 }
-
 typedef float f8 __attribute__((vector_size(32)));     /* 8 floats */
 #define FMA_LOOP_BODY                                                  \
     f8 a[12];                                                          \
@@ -299,7 +290,6 @@ static double peak_gflops(int threads, double seconds)
     (void)avx2;
     return best;
 }
-
 /* GB/s of a[i] = b[i] + lambda c[i] over 3 arrays of 32 MiB, counting
    24 bytes per i as STREAM does (the write-allocate read not counted). */
 static double triad_gbs(int threads, double seconds)
@@ -323,7 +313,6 @@ static double triad_gbs(int threads, double seconds)
     free(a), free(b), free(c);
     return best;
 }
-
 static void bench(const char *variant, int s, int d, int causal, int threads,
                   int quick)
 {
@@ -391,7 +380,6 @@ static float *random_floats(Rng *rng, size_t n)
         x[i] = (float)rng_normal(rng);
     return x;
 }
-
 static int add_line(Record *rec, const char *line)
 {
     Run r;
@@ -433,7 +421,6 @@ static void load_record(Record *rec, const char *path)
         }
     fclose(f);
 }
-
 static void measure_short(Record *rec)
 {
     static const char *const jobs[] = {
@@ -486,21 +473,23 @@ static const char *cpu_model(void)
         fclose(f);
     return model;
 }
-
 /* A goal, measured by wall time; by_cpu (0: none) is the same figure with
    the CPU time of each process instead, what an idle core would give. */
 static void goal(const char *what, const char *unit, int measured, double value,
                  double target, int at_least, double by_cpu)
 {
     if (!measured) {
-        printf("%-46s not measured here (make bench-attention)\n", what);
+        printf(CLI_TR("%-*s not measured here (make bench-attention)\n",
+                      "%-*s 这里没有测量（make bench-attention）\n"), CLI_W(46, what), what);
         return;
     }
     int met = at_least ? value >= target : value < target;
-    printf("%-46s %6.2f%-1s target %s %g%s  %-6s", what, value, unit,
-           at_least ? ">=" : "<", target, unit, met ? "met" : "MISSED");
+    const char *verdict = met ? CLI_TR("met", "达到") : CLI_TR("MISSED", "未达到");
+    printf(CLI_TR("%-*s %6.2f%-1s target %s %g%s  %-*s", "%-*s %6.2f%-1s 目标 %s %g%s  %-*s"),
+           CLI_W(46, what), what, value, unit, at_least ? ">=" : "<", target, unit,
+           CLI_W(6, verdict), verdict);
     if (by_cpu > 0)
-        printf("  by CPU time: %.2f%s", by_cpu, unit);
+        printf(CLI_TR("  by CPU time: %.2f%s", "  按 CPU 时间：%.2f%s"), by_cpu, unit);
     printf("\n");
 }
 
@@ -509,53 +498,89 @@ static double cpu_ratio(const Run *slow, const Run *fast)
     return slow && fast && slow->cpu_seconds > 0 && fast->cpu_seconds > 0
          ? slow->cpu_seconds / fast->cpu_seconds : 0;
 }
+/* The record's notes in Chinese (cli_translate_line, Appendix D). */
+static const char *const record_notes[][2] = {
+    { "Chapter 10 measurements: make bench-attention RECORD=1",
+      "第 10 章的测量：make bench-attention RECORD=1" },
+    { "source: make bench-attention on %s", "来源：make bench-attention，%s" },
+    { "source: a short measurement during the build (no PyTorch)",
+      "来源：构建时的一次简短测量（没有 PyTorch）" },
+    { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
+    { "cpu: %s", "处理器：%s" },
+    { "load: %s (1-minute load average when the sweep began)",
+      "负载：%s（扫描开始时的一分钟平均负载）" },
+    { "load: %s (1-minute load average when the measurement began)",
+      "负载：%s（测量开始时的一分钟平均负载）" },
+    { "openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)",
+      "OpenBLAS：内核 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
+    { "torch-blas: %s", "PyTorch 的 BLAS：%s" },
+};
 
 static void report(const char *path)
 {
     static Record rec;
     load_record(&rec, path);
-    printf("## machine\n");
+    printf(CLI_TR("## machine\n", "## 机器\n"));
     for (int i = 0; i < rec.n_notes; i++)
-        printf("%s\n", rec.notes[i]);
+        if (!cli_zh() || !cli_translate_line(rec.notes[i], record_notes,
+                                             sizeof record_notes / sizeof *record_notes))
+            printf("%s\n", rec.notes[i]);
     for (int t = 1; t <= 2; t++)
-        printf("peak (FMA loop), %d thread%s: %.1f GFLOP/s; triad bandwidth: %.1f GB/s\n",
-               t, t > 1 ? "s" : "", rec.peak[t], rec.bandwidth[t]);
+        printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; "
+                      "triad bandwidth: %.1f GB/s\n",
+                      "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；triad 带宽：%.1f GB/s\n"),
+               t, t > 1 && !cli_zh() ? "s" : "", rec.peak[t], rec.bandwidth[t]);
     if (rec.torch_import_mib > 0)
-        printf("torch import alone: %.0f MiB resident\n", rec.torch_import_mib);
-    printf("\n## table\n");
-    printf("%6s %3s %3s  %-11s %9s %9s %7s %5s %7s\n", "s", "msk", "thr", "variant",
-           "time/s", "cpu/s", "GF/s", "peak", "RSS/MiB");
+        printf(CLI_TR("torch import alone: %.0f MiB resident\n",
+                      "只导入 torch：常驻内存 %.0f MiB\n"), rec.torch_import_mib);
+    printf(CLI_TR("\n## table\n", "\n## 表\n"));
+    const char *head[5] = { CLI_TR("msk", "掩码"), CLI_TR("thr", "线程"),
+                            CLI_TR("variant", "变体"), CLI_TR("time/s", "时间/s"),
+                            CLI_TR("peak", "峰值") };
+    const int narrow = cli_zh() ? 4 : 3;       /* 掩码, 线程: two wide characters */
+    printf("%6s %*s %*s  %-*s %*s %9s %7s %*s %7s\n", "s", CLI_W(narrow, head[0]), head[0],
+           CLI_W(narrow, head[1]), head[1], CLI_W(11, head[2]), head[2], CLI_W(9, head[3]),
+           head[3], "cpu/s", "GF/s", CLI_W(5, head[4]), head[4], "RSS/MiB");
     for (int i = 0; i < rec.n_runs; i++) {
         const Run *r = &rec.runs[i];
-        printf("%6d %3s %3d  %-11s %9.4f %9.4f %7.2f %4.0f%% %7.1f\n", r->s,
-               r->causal ? "yes" : "no", r->threads, r->variant, r->seconds,
+        const char *mask = r->causal ? CLI_TR("yes", "是") : CLI_TR("no", "否");
+        printf("%6d %*s %*d  %-11s %9.4f %9.4f %7.2f %4.0f%% %7.1f\n", r->s,
+               CLI_W(narrow, mask), mask, narrow, r->threads, r->variant, r->seconds,
                r->cpu_seconds, r->gflops, 100.0 * r->gflops / rec.peak[r->threads],
                r->rss_mib);
     }
-    printf("\n## goals\n");
+    printf(CLI_TR("\n## goals\n", "\n## 目标\n"));
     const Run *st1 = find_run(&rec, "stream", 4096, 0, 1);
     const Run *st2 = find_run(&rec, "stream", 4096, 0, 2);
     const Run *to1 = find_run(&rec, "torch", 4096, 0, 1);
     const Run *bl1 = find_run(&rec, "blas", 4096, 0, 1);
     const Run *big = find_run(&rec, "stream", 16384, 0, 1);
-    goal("stream vs PyTorch, s=4096, 1 thread", "x", st1 && to1,
+    goal(CLI_TR("stream vs PyTorch, s=4096, 1 thread", "stream 比 PyTorch，s=4096，1 个线程"),
+         "x", st1 && to1,
          st1 && to1 ? to1->seconds / st1->seconds : 0, 2.0, 1, cpu_ratio(to1, st1));
-    goal("stream vs OpenBLAS attention, s=4096, 1 thread", "x", st1 && bl1,
+    goal(CLI_TR("stream vs OpenBLAS attention, s=4096, 1 thread",
+                "stream 比 OpenBLAS 的注意力，s=4096，1 个线程"), "x", st1 && bl1,
          st1 && bl1 ? bl1->seconds / st1->seconds : 0, 1.3, 1, cpu_ratio(bl1, st1));
-    goal("stream, 2 threads vs 1, s=4096", "x", st1 && st2,
+    goal(CLI_TR("stream, 2 threads vs 1, s=4096", "stream，2 个线程比 1 个，s=4096"),
+         "x", st1 && st2,
          st1 && st2 ? st1->seconds / st2->seconds : 0, 1.8, 1, 0);
     if (st1 && st2 && st1->cpu_seconds > 0 && st2->cpu_seconds > 0)
-        printf("%-46s %6.2f  (1.00: the threads add no work)\n",
-               "  CPU time, 2 threads / 1 thread", st2->cpu_seconds / st1->cpu_seconds);
-    goal("stream, fraction of 1-thread peak, s=4096", "%", st1 != NULL,
+    {
+        const char *what = CLI_TR("  CPU time, 2 threads / 1 thread", "  CPU 时间，2 个线程 / 1 个线程");
+        printf(CLI_TR("%-*s %6.2f  (1.00: the threads add no work)\n",
+                      "%-*s %6.2f  （1.00：线程没有增加工作量）\n"),
+               CLI_W(46, what), what, st2->cpu_seconds / st1->cpu_seconds);
+    }
+    goal(CLI_TR("stream, fraction of 1-thread peak, s=4096", "stream 占 1 个线程峰值的比例，s=4096"),
+         "%", st1 != NULL,
          st1 ? 100.0 * st1->gflops / rec.peak[1] : 0, 40.0, 1,
          st1 && st1->cpu_seconds > 0 ? 100.0 * st1->gflops * st1->seconds
                                        / st1->cpu_seconds / rec.peak[1] : 0);
-    goal("stream, peak RSS at s=16384 (MiB)", "", big != NULL,
+    goal(CLI_TR("stream, peak RSS at s=16384 (MiB)", "stream 在 s=16384 时的峰值 RSS（MiB）"),
+         "", big != NULL,
          big ? big->rss_mib : 0, 64.0, 0, 0);
     printf("\n");
 }
-
 /* GFLOP/s of a 1-thread run by its CPU time (what an idle core gives), or by
    wall time when the record has no CPU time. */
 static double gflops_idle(const Run *r)
@@ -593,7 +618,6 @@ static void plot_data(const char *path)
             printf("256 NaN NaN\n");
     }
 }
-
 static double error_bound(const float *q, const float *k, const float *v,
                           int s_q, int s_k, int d_k, int d_v, float kappa)
 {
@@ -611,7 +635,6 @@ static double error_bound(const float *q, const float *k, const float *v,
     double e = (d_k + 1) * u * kappa * worst;
     return (expm1(2 * e) + (2.0 * s_k + 8) * u) * vmax;
 }
-
 static void demo_accuracy(void)
 {
     static const int sizes[] = { 100, 10000, 300000 };
@@ -653,7 +676,6 @@ static void demo_accuracy(void)
     printf("\n");
     free(x);
 }
-
 static void demo_tiles(void)
 {
     printf(CLI_TR("## tiles\n", "## 分块\n"));
@@ -677,7 +699,6 @@ static void demo_tiles(void)
     }
     printf("\n");
 }
-
 static void demo_against_book(void)
 {
     static const int cases[][5] = {     /* s_q, s_k, d_k, d_v, causal */
@@ -718,7 +739,6 @@ static void demo_against_book(void)
     }
     printf("\n");
 }
-
 static void demo_kv_cache(void)
 {
     enum { T = 200, D = 32 };
@@ -747,7 +767,6 @@ static void demo_kv_cache(void)
     kv_free(&cache);
     free(q), free(k), free(v), free(full);
 }
-
 static void demo_threads(void)
 {
     enum { S = 600, H = 2, D = 64 };
@@ -765,7 +784,6 @@ static void demo_threads(void)
            S, H, same ? CLI_TR("yes", "是") : CLI_TR("no", "否"));
     free(q), free(k), free(v), free(a), free(b);
 }
-
 static void data_mode(const struct Options *o)
 {
     Matrix mq = mat_load(o->q), mk = mat_load(o->k), mv = mat_load(o->v);

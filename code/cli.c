@@ -255,3 +255,39 @@ void cli_range(const char *option, long v, long lo, long hi)
         cli_fail(CLI_TR("%s: %ld is out of range (%ld to %ld)",
                         "%s：%ld 超出范围（%ld 到 %ld）"), option, v, lo, hi);
 }
+/* Does text t match template p from here on?  Each %s takes one or more
+   characters; its start and length go to cap[k] and len[k]. */
+static int template_match(const char *t, const char *p, const char **cap, int *len, int k)
+{
+    if (p[0] == '%' && p[1] == 's') {
+        if (k >= 8)
+            return 0;
+        for (int n = 1; t[n - 1]; n++) {
+            cap[k] = t, len[k] = n;
+            if (template_match(t + n, p + 2, cap, len, k + 1))
+                return 1;
+        }
+        return 0;
+    }
+    if (*p == '\0')
+        return *t == '\0';
+    return *t == *p && template_match(t + 1, p + 1, cap, len, k);
+}
+
+int cli_translate_line(const char *text, const char *const table[][2], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *cap[8];
+        int len[8], k = 0;
+        if (!template_match(text, table[i][0], cap, len, 0))
+            continue;
+        for (const char *z = table[i][1]; *z; z++)
+            if (z[0] == '%' && z[1] == 's')
+                printf("%.*s", len[k], cap[k]), k++, z++;
+            else
+                putchar(*z);
+        putchar('\n');
+        return 1;
+    }
+    return 0;
+}

@@ -41,4 +41,8 @@ int cli_given(const char *name);        /* times --name was given */
 int cli_options_given(void);            /* times any option of the table was given */
 void cli_range(const char *option, long v, long lo, long hi);  /* fail unless lo <= v <= hi */
 void cli_help(const CliProgram *p, FILE *out);
+/* Print text (one line, no newline) in Chinese if a template of table[n][2]
+   = { English, Chinese } matches it; each %s stands for any stretch of text.
+   Returns 0, printing nothing, when none matches. */
+int cli_translate_line(const char *text, const char *const table[][2], size_t n);
 #endif

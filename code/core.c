@@ -56,6 +56,25 @@ void cli_init(const char *argv0)
 int cli_zh(void) { return lang_zh; }
 void cli_set_lang(int zh) { lang_zh = zh; }
 
+int cli_cols(const char *s)
+{
+    int cols = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; ) {
+        unsigned long c = *p++;
+        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+        if (more)
+            c &= 0x3fu >> more;
+        for (; more > 0 && (*p & 0xc0) == 0x80; more--)
+            c = c << 6 | (*p++ & 0x3fu);
+        /* Hangul Jamo, CJK and Yi, Hangul, compatibility ideographs, full-width forms */
+        cols += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf)
+                || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff)
+                || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60)
+                || (c >= 0xffe0 && c <= 0xffe6) ? 2 : 1;
+    }
+    return cols;
+}
+
 const char *cli_name(void) { return program_name; }
 
 void cli_fail(const char *fmt, ...)

@@ -15,6 +15,9 @@ double model_profile[PROF_KINDS];
 const char *const model_profile_name[PROF_KINDS] = {
     "embedding", "linear (matmul)", "attention core", "layernorm",
     "relu/dropout/residual", "loss+output", "adam", "other" };
+const char *const model_profile_name_zh[PROF_KINDS] = {
+    "嵌入", "线性层（矩阵乘积）", "注意力核心", "层归一化",
+    "ReLU/dropout/残差", "损失+输出", "Adam", "其他" };
 int model_profiling = 0;
 void model_profile_reset(void) { memset(model_profile, 0, sizeof model_profile); }
 static double now_ms(void)

@@ -137,6 +137,7 @@ enum { PROF_EMBED, PROF_LINEAR, PROF_ATTN, PROF_NORM, PROF_FFN_ACT, PROF_LOSS,
        PROF_ADAM, PROF_OTHER, PROF_KINDS };
 extern double model_profile[PROF_KINDS];
 extern const char *const model_profile_name[PROF_KINDS];
+extern const char *const model_profile_name_zh[PROF_KINDS];    /* the same in Chinese */
 extern int model_profiling;     /* 0: don't read the clock */
 void model_profile_reset(void);
 

@@ -197,3 +197,74 @@ def pdf_text(pdf):
         f.write(text)
     os.replace(tmp, path)
     return text
+
+
+# Both languages (issue 14): a program's Chinese output is its English output
+# translated line for line, with every number unchanged and the columns of a
+# table where they were (by display width: a Chinese character takes two).
+LANG_EN = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'C'}
+LANG_ZH = {'LC_ALL': '', 'LC_MESSAGES': '', 'LANG': 'zh_CN.UTF-8'}
+NUMBER = re.compile(r'-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\d|-[A-Za-z])')
+# ASCII words that stay in Chinese output: names, symbols and units.
+ASCII_OK = set('''
+    abs adam alpha avx avx2 beam blas bleu build cat cblas ckpt conv cpu dat dgemm die
+    dog double dropout dtype eps exp fast fma float float64 gflop gib hal head heads
+    inf katze layernorm linux lmr log mat max memory mib min msk naive nan needs nltk
+    old openblas peak pytorch ram record relu rss sat saß scores sec seed softmax sqrt
+    stream base big tanh the torch triad utc mha make epyc amd bench train decode
+    attention kappa argmax mean var ms cooperlake haswell gnu pthread usr lib libblas
+    libopenblas libopenblasp bin tools torch-blas zen rnn cnn matte auf der x86_64
+    generic info lapack settings
+'''.split())
+
+
+def display_width(text):
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in text)
+
+
+def english_words(line):
+    """Runs of two or more ASCII words (3+ letters) not in ASCII_OK."""
+    line = re.sub(r'(?<!\w)--?[A-Za-z][\w-]*|\b(?:ch\d\d|app[A-Z])-[\w-]+|\S*[/_.=]\S*',
+                  ' ', line)                # options, programs, paths, names, k=v
+    return [w for w in re.findall(r'[A-Za-z][A-Za-z-]{2,}', line) if w.lower() not in ASCII_OK]
+
+
+def both_languages(program, args=(), columns=None, english_has_chinese=False):
+    """Run PROGRAM ARGS under C and zh_CN; check the Chinese output against
+    the English one and return both (english_has_chinese: a translation demo,
+    with Chinese in its English output and English in its Chinese output).  In the lines whose English matches the
+    regular expression columns (a table's rows), every cell (a number after
+    two or more spaces) also ends in the same display column in both."""
+    rc, en, err = run(program, list(args), env=LANG_EN)
+    assert rc == 0 and en, '%s %s: status %d, %r' % (program, ' '.join(args), rc, err[:300])
+    rc, zh, err = run(program, list(args), env=LANG_ZH)
+    assert rc == 0 and zh, '%s %s (zh_CN): status %d, %r' % (program, ' '.join(args), rc,
+                                                             err[:300])
+    compare_languages(en, zh, '%s %s' % (program, ' '.join(args)), columns, english_has_chinese)
+    return en, zh
+
+
+def compare_languages(en, zh, what, columns=None, english_has_chinese=False):
+    """The checks of both_languages on two outputs already at hand."""
+    assert english_has_chinese or not re.search(r'[\u4e00-\u9fff]', en), \
+        '%s: Chinese in the English output' % what
+    en_lines, zh_lines = en.split('\n'), zh.split('\n')
+    assert len(en_lines) == len(zh_lines), '%s: %d lines in English, %d in Chinese' % (
+        what, len(en_lines), len(zh_lines))
+    for e, z in zip(en_lines, zh_lines):
+        # every number but the small whole ones of labels ("1 thread", "2-pass")
+        data = lambda s: [n for n in NUMBER.findall(s) if len(n.lstrip('-')) > 1]
+        assert data(e) == data(z), \
+            '%s: the numbers differ between\n  %s\n  %s' % (what, e, z)
+        if e.strip() and re.search(r'[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}', e) and not e.startswith('#'):
+            assert re.search(r'[\u4e00-\u9fff]', z) or e == z and not english_words(z), \
+                '%s: a line left in English:\n  %s' % (what, z)
+        bad = english_words(z) if re.search(r'[\u4e00-\u9fff]', z) and not english_has_chinese \
+            else []
+        assert len(bad) < 2, '%s: English words %s in the Chinese line\n  %s' % (what, bad, z)
+        if columns and re.search(columns, e):
+            # the cells: numbers after two or more spaces
+            ends = lambda s: [display_width(s[:m.end()])
+                              for m in re.finditer(r'(?<=  )-?\d+(?:\.\d+)?%?', s)]
+            assert ends(e) == ends(z), '%s: columns moved:\n  %s\n  %s' % (what, e, z)

@@ -292,3 +292,31 @@ def test_demo_shows_the_loss_fall():
     out = ok([])
     rows = [l.split() for l in out.split('\n') if l and l[0] != '#']
     assert float(rows[-1][3]) < float(rows[0][3]) - 1.0, 'the demo\'s loss did not fall: %s' % out
+
+
+def test_report_speaks_chinese():
+    """Under a Chinese locale --report translates the record line for line:
+    the same numbers on every line, the tables' columns where they were."""
+    from helpers import both_languages
+    en, zh = both_languages(PROG, ['--report', 'data/ch08-measured.dat'],
+                            columns=r'^(book|larger|embedding|linear|attention|layernorm|'
+                                    r'relu|loss|adam|total) ')
+    for heading in ('## 机器', '## 速度', '## 第一个版本的计时'):
+        assert heading in zh, heading
+    assert '嵌入' in zh and '合计（计时部分）' in zh and '较大' in zh
+    for record in ('data/ch09-full-train.dat', 'data/ch09-kv-bench.dat'):
+        en, zh = both_languages(PROG, ['--report', record])
+        assert '留出的数' in zh and 'held-out' not in zh, zh
+
+
+def test_profile_speaks_chinese():
+    rc, zh, err = run(PROG, SMALL + ['--steps', '3', '--profile'],
+                      env={'LC_ALL': 'zh_CN.UTF-8'})
+    assert rc == 0, err
+    rows = zh.split('## ')[1].split('\n')[1:]
+    assert '线性层（矩阵乘积）' in zh and 'linear (matmul)' not in zh, zh
+    from helpers import display_width
+    # the numbers line up: each row's first number ends in display column 31
+    ends = {display_width(r[:re.search(r'\d+\.\d+', r).end()]) for r in rows if r.strip()
+            and re.search(r'\d+\.\d+', r)}
+    assert ends == {31}, (ends, rows)

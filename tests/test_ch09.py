@@ -531,3 +531,18 @@ def test_make_train_record_reaches_99_percent():
     for direction, right, total in greedy:
         assert int(total) == 1000 and int(right) >= 990, '%s: %s/%s' % (direction, right, total)
     assert re.search(r'^\d+ s wall, load', text, re.M), 'the record has no time'
+
+
+def test_reports_speak_chinese():
+    """--evaluate (as the build ran it for the book, in both languages) and
+    --kv-check: the Chinese output is the English one line for line, the
+    same numbers on every line, and in Chinese."""
+    from helpers import BIN, TOP, compare_languages, both_languages
+    run_dir = os.path.join(TOP, 'build', 'run')
+    base = os.path.join(run_dir, 'ch09-translate_--evaluate_--model_build_data_ch09-model.ckpt')
+    if not os.path.exists(base + '.zh.out'):
+        raise AssertionError('%s.zh.out is missing: run make' % base)
+    en, zh = (open(base + ext, encoding='utf-8').read() for ext in ('.out', '.zh.out'))
+    compare_languages(en, zh, 'ch09-translate --evaluate', english_has_chinese=True)
+    assert '完全匹配' in zh and '英译中' in zh and 'exact match' not in zh, zh[:300]
+    both_languages(PROG, ['--kv-check'])

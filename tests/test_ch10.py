@@ -219,3 +219,20 @@ def test_bad_input():
             (['--report', 'x', '--q', a], ('choose one',)),
             (['--frobnicate'], ('--frobnicate',)),
         ])
+
+
+def test_report_speaks_chinese():
+    """Under a Chinese locale the report is in Chinese, line for line, with
+    the record's numbers unchanged."""
+    if not os.path.exists(os.path.join(TOP, 'data', 'ch10-measured.dat')):
+        raise Skip('data/ch10-measured.dat is not recorded (make bench-attention RECORD=1)')
+    from helpers import both_languages, display_width
+    en, zh = both_languages(PROG, ['--report', 'data/ch10-measured.dat'])
+    for heading in ('## 机器', '## 表', '## 目标'):
+        assert heading in zh, heading
+    assert '达到' in zh and ' met ' not in zh and '处理器：' in zh
+    # the table's header and rows line up by display width
+    table = zh.split('## 表\n')[1].split('\n\n')[0].split('\n')
+    head = table[0]
+    for row in table[1:]:
+        assert display_width(row) == display_width(head), (head, row)

@@ -218,3 +218,24 @@ def test_demo_speaks_the_reader_language():
         # the headings of the demo's sections are Chinese too
         headings = [l for l in zh.split('\n') if l.startswith('## ')]
         assert all(chinese(h) for h in headings), (program, headings)
+
+
+def test_demos_and_reports_speak_chinese_line_for_line():
+    """Under zh_CN each demo (and each human-readable report) prints its
+    English output translated line for line: the same numbers on every line
+    (the Chinese edition quotes a transcript's lines from the Chinese run by
+    their place in the English one, tools/excerpt.py), no English sentence
+    left, and the tables' columns aligned by display width."""
+    from helpers import both_languages
+    columns = {     # each demo's table rows, whose cells must stay in their columns
+        'ch01-why-attention': r'^(self-attention|recurrent|conv)',
+        'ch02-attention': r'^ +\d+ +(multiply-adds|exp|tanh) ',
+        'ch03-multi-head': r'^(no biases|biases|   ?\d+ )',
+        'ch06-embeddings': r'^(base|big|C-|B-) ',
+    }
+    for program in DEMO_IN_CHINESE:     # ch09's demo translates into Chinese
+        both_languages(program, columns=columns.get(program),
+                       english_has_chinese=program == 'ch09-translate')
+    en, zh = both_languages('ch06-embeddings', ['--params', 'base'],
+                            columns=r'^(embedding|encoder \(|decoder \(|total)')
+    assert '编码器（6 层）' in zh and '合计' in zh, zh
