@@ -11,11 +11,13 @@ $(B)/run/ch10-fast-attention_--report_data_ch10-measured.dat.zh.out: $(wildcard 
 
 # The demos a chapter quotes by hand ("% transcript: PROGRAM" before a
 # verbatim block): the Chinese edition shows the same lines of the Chinese run.
-$(B)/body-zh.tex: $(B)/woven.tex tools/nwlang.py tools/chunknames.py chapters/chunk-names.zh \
-                  tools/excerpt.py $(TRANSCRIPT_RUNS)
+$(B)/body-zh.stamp: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-names.zh \
+                    tools/excerpt.py $(TRANSCRIPT_RUNS)
 	$(call msg,WEAVE,book-zh)
 	$(Q)$(PYTHON) tools/nwlang.py filter zh $< | $(PYTHON) tools/excerpt.py transcripts $(B)/run \
-	    > $@.tmp && mv $@.tmp $@
+	    > $(B)/body-zh.tex.tmp
+	$(Q)$(call replace_if_changed,$(B)/body-zh.tex)
+	$(Q)touch $@
 
 # Records are written in English whatever the recorder's locale: the programs
 # that print them translate them for a Chinese reader (Appendix D).
