@@ -30,7 +30,8 @@ status=0
 latexmk -r "$tex/latexmkrc" "$job.tex" > "$job.latexmk.out" 2>&1 || status=$?
 rm -f "$job.running"
 [ -z "$verbose" ] || cat "$job.latexmk.out"
-if [ $status -ne 0 ] && grep -q "Maximum runs of xelatex reached" "$job.latexmk.out" &&
+if [ $status -ne 0 ] && grep -q -E "Maximum runs of xelatex reached|'xelatex' needed too many passes" \
+        "$job.latexmk.out" &&
         [ -f "$job.xdv" ] && ! grep -q -a -E '^! ' "$job.log"; then
     # The .aux still changed after $max_repeat passes (a page break that
     # moves with a reference to it): keep the last pass, as LaTeX would.
