@@ -30,6 +30,16 @@ status=0
 latexmk -r "$tex/latexmkrc" "$job.tex" > "$job.latexmk.out" 2>&1 || status=$?
 rm -f "$job.running"
 [ -z "$verbose" ] || cat "$job.latexmk.out"
+if [ $status -ne 0 ] && grep -q -E "Maximum runs of xelatex reached|'xelatex' needed too many passes" \
+        "$job.latexmk.out" &&
+        [ -f "$job.xdv" ] && ! grep -q -a -E '^! ' "$job.log"; then
+    # The .aux still changed after $max_repeat passes (a page break that
+    # moves with a reference to it): keep the last pass, as LaTeX would.
+    echo "$job: the .aux still changes after latexmk's last pass; the PDF has the last one" >&2
+    xdvipdfmx -q -o "$job.pdf" "$job.xdv"
+    rm -f "$job.fdb_latexmk"
+    status=0
+fi
 if [ $status -ne 0 ]; then
     # hyperref's bookmarks, cut short where XeLaTeX stopped: the next run
     # would choke on them.  And latexmk's record of the failed run, or it
