@@ -13,6 +13,7 @@ struct Options {
     long heads;
     int weights, figure;
 };
+
 static struct Options opts;
 #define FILE_OF(name, field, en_, zh_) { name, CLI_TEXT, "FILE", &opts.field, .mode = DATA, \
         .needed_in = CLI_MODE(DATA), .en = en_, .zh = zh_ }
@@ -52,6 +53,7 @@ static const CliOption options[] = {
       .en = "print the heads figure's data", .zh = "打印各头权重图的数据" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--figure\n--q Q --k K --v V --heads H\n --wq WQ --wk WK --wv WV --wo WO\n"
     " [--bq BQ] [--bk BK] [--bv BV] [--bo BO]\n"
@@ -69,6 +71,7 @@ static const CliProgram program = {
     "不带参数时运行本章的演示。",
     options, NULL,
 };
+
 static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
                                  int bias)
 {
@@ -82,13 +85,14 @@ static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
     }
     return p;
 }
+
 static void two_implementations(void)
 {
     enum { d = 12, h = 3, s_q = 5, s_k = 7 };
     static double store[4 * d * d + 4 * d], q[s_q * d], k[s_k * d], v[s_k * d];
     static double out1[s_q * d], out2[s_q * d];
     static double w1[h * s_q * s_k], w2[h * s_q * s_k];
-    static double work[1024];           /* mha_work_size(5, 7, 12, 3) is 384 */
+    double *work = xcalloc(mha_work_size(s_q, s_k, d, h), sizeof *work);
     Rng rng;
     rng_seed(&rng, 3);
     rng_fill_normal(&rng, q, s_q * d, 0.0, 1.0);
@@ -122,7 +126,9 @@ static void two_implementations(void)
         double d_w = max_abs_diff(w1, w2, h * s_q * s_k);
         printf("%-*s %-12.3g %.3g\n", CLI_W(28, setting[c]), setting[c], d_out, d_w);
     }
+    free(work);
 }
+
 static const char *with_commas(char *buf, long n)
 {
     char digits[32];
@@ -155,6 +161,7 @@ static void cost_of_heads(void)
     printf(CLI_TR("without biases: %s parameters\n", "不带偏置：%s 个参数\n"),
            with_commas(b1, mha_param_count(d, 8, 0)));
 }
+
 enum { S = 6, D = 16, H = 4, DK = 4 };  /* 6 tokens, d_model 16, 4 heads of 4 */
 static const char *const sentence_tokens[S] = { "the", "cat", "sat", "on",
                                               "the", "mat" };
@@ -186,6 +193,7 @@ static void sentence_input(double *x, Rng *rng)
         rng_fill_normal(rng, x_p + 12, DK, 0.0, 1.0);
     }
 }
+
 static void set_block(double *w, int i, double b[DK][DK])
 {
     for (int r = 0; r < DK; r++)
@@ -211,10 +219,12 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
     rng_fill_normal(rng, &noise[0][0], DK * DK, 0.0, 1.0);
     set_block(w_k, 3, noise);
 }
+
 static void hand_made_heads(int figure)
 {
     static double x[S * D], store[4 * D * D + 4 * D], out[S * D], w[H * S * S];
-    static double work[2048], xq[S * D], xk[S * D], xv[S * D];
+    static double xq[S * D], xk[S * D], xv[S * D];
+    double *work = xcalloc(mha_work_size(S, S, D, H), sizeof *work);
     Rng rng;
     rng_seed(&rng, 7);
     MhaWeights p = random_weights(&rng, store, D, H, 0);   /* W_V, W_O random */
@@ -235,34 +245,36 @@ static void hand_made_heads(int figure)
                 for (int j = 0; j < S; j++)
                     printf("%.9g%c", w[(i * S + r) * S + j], j + 1 < S ? ' ' : '\n');
         }
-        return;
-    }
-    mha_project(xq, x, p.w_q, NULL, S, D, D);
-    mha_project(xk, x, p.w_k, NULL, S, D, D);
-    mha_project(xv, x, p.w_v, NULL, S, D, D);
-    printf(CLI_TR("\n== Self-attention on \"the cat sat on the mat\"\n"
-           "d_model = %d, h = %d hand-made heads\n",
-           "\n== “the cat sat on the mat”上的自注意力\n"
-           "d_model = %d，h = %d 个手工构造的头\n"), D, H);
-    printf(CLI_TR("one input X (%d x %d) as Q, K and V; after projection\n",
-           "同一个输入 X（%d x %d）同时作为 Q、K、V；投影之后\n"), S, D);
-    printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
-    printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
-    printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
-    for (int i = 0; i < H; i++) {
-        printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1,
-               CLI_TR(head_role[i], head_role_zh[i]), "q\\k");
-        for (int j = 0; j < S; j++)
-            printf("%6s", sentence_tokens[j]);
-        printf("\n");
-        for (int r = 0; r < S; r++) {
-            printf("%6s", sentence_tokens[r]);
+    } else {
+        mha_project(xq, x, p.w_q, NULL, S, D, D);
+        mha_project(xk, x, p.w_k, NULL, S, D, D);
+        mha_project(xv, x, p.w_v, NULL, S, D, D);
+        printf(CLI_TR("\n== Self-attention on \"the cat sat on the mat\"\n"
+               "d_model = %d, h = %d hand-made heads\n",
+               "\n== “the cat sat on the mat”上的自注意力\n"
+               "d_model = %d，h = %d 个手工构造的头\n"), D, H);
+        printf(CLI_TR("one input X (%d x %d) as Q, K and V; after projection\n",
+               "同一个输入 X（%d x %d）同时作为 Q、K、V；投影之后\n"), S, D);
+        printf("  max |X W_Q - X W_K| = %.3f\n", max_abs_diff(xq, xk, S * D));
+        printf("  max |X W_K - X W_V| = %.3f\n", max_abs_diff(xk, xv, S * D));
+        printf("  max |X W_Q - X W_V| = %.3f\n", max_abs_diff(xq, xv, S * D));
+        for (int i = 0; i < H; i++) {
+            printf(CLI_TR("head %d (%s):\n%6s", "第 %d 个头（%s）：\n%6s"), i + 1,
+                   CLI_TR(head_role[i], head_role_zh[i]), "q\\k");
             for (int j = 0; j < S; j++)
-                printf("%6.3f", w[(i * S + r) * S + j]);
+                printf("%6s", sentence_tokens[j]);
             printf("\n");
+            for (int r = 0; r < S; r++) {
+                printf("%6s", sentence_tokens[r]);
+                for (int j = 0; j < S; j++)
+                    printf("%6.3f", w[(i * S + r) * S + j]);
+                printf("\n");
+            }
         }
     }
+    free(work);
 }
+
 static const char *const w_opt[4] = { "--wq", "--wk", "--wv", "--wo" };
 static const char *const b_opt[4] = { "--bq", "--bk", "--bv", "--bo" };
 
@@ -342,8 +354,8 @@ static void data_mode(const struct Options *o)
                             "= 1 x %d", "%s %s：偏置是 %d x %d，但应是 1 x d_model "
                             "= 1 x %d"), b_opt[n], o->b[n], b[n].rows, b[n].cols, d);
     }
-    unsigned char *mask;
-    mask = NULL;                        /* no mask until Chapter 4 reads one */
+    unsigned char *mask = NULL;         /* no mask unless one is given */
+    /* --mask and --key-padding: Chapter 4 reads them */
     mask = mask_from_options(o->mask, o->key_padding, s_q, s_k);
     Matrix dout = { 0, 0, NULL };
     if (o->grad)

@@ -27,11 +27,13 @@ static int make_sequence(const TaskSpec *t, int stream, long i, int *x)
         x[j] = 3 + (int)(rng_next(&r) % (uint64_t)t->symbols);
     return n;
 }
+
 static void make_target(const TaskSpec *t, const int *x, int n, int *y)
 {
     for (int j = 0; j < n; j++)
         y[j] = t->task == COPY ? x[j] : x[n - 1 - j];
 }
+
 /* Batch number k: sequences k*size .. k*size + size - 1 of the stream,
    padded to the longest of them. */
 static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
@@ -54,12 +56,14 @@ static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
     }
     return b;
 }
+
 /* A sequence's fingerprint: FNV-1a over its length and tokens. */
 static uint64_t fingerprint(const int *x, int n)
 {
     uint64_t h = fnv1a64(FNV1A64_INIT, &n, sizeof n);
     return fnv1a64(h, x, (size_t)n * sizeof *x);
 }
+
 static int compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -99,6 +103,7 @@ static void exact_match(Model *m, const TaskSpec *t, int n, long trained,
     }
     free(seen);
 }
+
 #include <ctype.h>
 #include <errno.h>
 
@@ -236,6 +241,7 @@ static int report_measurements(const char *path)
     fclose(f);
     return 0;
 }
+
 typedef struct {
     TransformerConfig cfg;
     TaskSpec task;
@@ -246,6 +252,7 @@ typedef struct {
     const char *save, *resume, *grad_file;
     int compare;            /* 0, COMPARE_SCALE or COMPARE_NORM */
 } Options;
+
 enum { COMPARE_SCALE = 1, COMPARE_NORM = 2 };
 enum { TRAIN, SCHEDULE, BATCHES, COMPARE, GRADIENT, BENCH, REPORT };  /* the modes */
 
@@ -336,6 +343,7 @@ static const CliOption options[] = {
       .zh = "打印 make bench-train RECORD=1\n（或 make train RECORD=1）记录的测量" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "[--task copy|reverse] [--symbols N] [--min-len N]\n"
     " [--max-len N] [--seed S] [--layers N] [--d-model D]\n"
@@ -388,6 +396,7 @@ static Options parse_options(int argc, char **argv)
         cli_fail("%s", why);
     return o;
 }
+
 /* The gradient of batch 0's loss (dropout as configured) in the checkpoint
    format: the parameter block replaced by the gradient block. */
 static void write_gradient(Model *m, const Options *o)
@@ -404,6 +413,7 @@ static void write_gradient(Model *m, const Options *o)
         cli_fail("--grad-file %s", err);
     printf("loss %.17g\n", loss);
 }
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -452,6 +462,7 @@ static void print_profile(long steps)
     const char *total_name = CLI_TR("total (timed parts)", "合计（计时部分）");
     printf("%-*s %8.3f\n", CLI_W(22, total_name), total_name, total / steps);
 }
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -483,6 +494,7 @@ static void bench(Model *m, const Options *o)
         print_profile(o->bench);
     free(ms);
 }
+
 static void describe(const Model *m, const Options *o)
 {
     const TransformerConfig *c = &m->cfg;
@@ -565,6 +577,7 @@ static void report(Model *m, const Options *o, double seconds, int shown)
     printf("# exact-match %.1f %ld %d %.1f\n", 100.0 * right / o->eval, m->step, unseen,
            unseen ? 100.0 * unseen_right / unseen : 0.0);  /* for the figures */
 }
+
 static void compare(const Options *o)
 {
     for (int v = 0; v < 4; v++) {
@@ -584,6 +597,7 @@ static void compare(const Options *o)
         model_free(&m);
     }
 }
+
 int main(int argc, char **argv)
 {
     Options o = parse_options(argc, argv);

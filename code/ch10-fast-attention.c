@@ -65,6 +65,7 @@ static const Run *find_run(const Record *rec, const char *variant, int s,
     }
     return NULL;
 }
+
 static double *to_double(const float *x, size_t n);
 static float *random_floats(Rng *rng, size_t n);
 static double peak_rss_mib(void);
@@ -78,6 +79,7 @@ struct Options {
     long heads, threads, seq, dim;
     int causal, quick;
 };
+
 static struct Options opts = { .kernel = "stream", .heads = 1, .threads = 1, .dim = 64 };
 #define IN_DATA .in_modes = CLI_MODE(DATA)
 #define IN_BENCH .in_modes = CLI_MODE(BENCH)
@@ -123,6 +125,7 @@ static const CliOption options[] = {
       .zh = "同样的测量，写成图的数据" },
     { .name = NULL },
 };
+
 static const CliProgram program = {
     "\n--q Q --k K --v V [--causal] [--heads H]\n [--threads T] [--kernel KERNEL] [--scale S]\n"
     "--bench VARIANT [--seq S] [--dim D] [--causal]\n [--threads T] [--quick]\n"
@@ -136,6 +139,7 @@ static const CliProgram program = {
     "输出 s_Q x H d_V。不带参数时运行本章的演示。",
     options, NULL,
 };
+
 /* All heads: head h takes the columns [h d_k, (h+1) d_k) of q and k and
    [h d_v, (h+1) d_v) of v and out, each row-major with heads*d columns. */
 static void attend_stream(float *out, const float *q, const float *k,
@@ -158,6 +162,7 @@ static void attend_stream(float *out, const float *q, const float *k,
         free(scratch);
     }
 }
+
 /* One head: w[s_q x s_k] is caller-owned scratch, the s^2 buffer. */
 static void attend_blas(float *out, float *w, const float *q, const float *k,
                         const float *v, int s_q, int s_k, int d_k, int d_v,
@@ -185,6 +190,7 @@ static void attend_blas(float *out, float *w, const float *q, const float *k,
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s_q, d_v, s_k, 1.0f,
                 w, s_k, v, d_v, 0.0f, out, d_v);        /* out = W V */
 }
+
 static void attend_naive(float *out, const float *q, const float *k,
                          const float *v, int s_q, int s_k, int d_k, int d_v,
                          int causal, float kappa)
@@ -211,6 +217,7 @@ static double *to_double(const float *x, size_t n)
         y[i] = x[i];
     return y;
 }
+
 static void attend(const char *variant, float *out, const float *q,
                    const float *k, const float *v, int s_q, int s_k, int d_k,
                    int d_v, int heads, int causal, float kappa, int threads)
@@ -227,6 +234,7 @@ static void attend(const char *variant, float *out, const float *q,
     } else
         attend_naive(out, q, k, v, s_q, s_k, d_k, d_v, causal, kappa);
 }
+
 static double useful_flops(int s, int d, int causal)
 {
     double pairs = causal ? 0.5 * s * (s + 1.0) : (double)s * s;
@@ -243,6 +251,7 @@ static double bytes_moved(const char *variant, int s, int d, int causal)
     double seen = causal ? 0.5 * s2 : s2;           /* the streaming kernels */
     return seen / FA_BR * 2.0 * d * 4 + io;
 }
+
 typedef float f8 __attribute__((vector_size(32)));     /* 8 floats */
 #define FMA_LOOP_BODY                                                  \
     f8 a[12];                                                          \
@@ -290,6 +299,7 @@ static double peak_gflops(int threads, double seconds)
     (void)avx2;
     return best;
 }
+
 /* GB/s of a[i] = b[i] + lambda c[i] over 3 arrays of 32 MiB, counting
    24 bytes per i as STREAM does (the write-allocate read not counted). */
 static double triad_gbs(int threads, double seconds)
@@ -313,6 +323,7 @@ static double triad_gbs(int threads, double seconds)
     free(a), free(b), free(c);
     return best;
 }
+
 static void bench(const char *variant, int s, int d, int causal, int threads,
                   int quick)
 {
@@ -380,6 +391,7 @@ static float *random_floats(Rng *rng, size_t n)
         x[i] = (float)rng_normal(rng);
     return x;
 }
+
 static int add_line(Record *rec, const char *line)
 {
     Run r;
@@ -421,6 +433,7 @@ static void load_record(Record *rec, const char *path)
         }
     fclose(f);
 }
+
 static void measure_short(Record *rec)
 {
     static const char *const jobs[] = {
@@ -473,6 +486,7 @@ static const char *cpu_model(void)
         fclose(f);
     return model;
 }
+
 /* A goal, measured by wall time; by_cpu (0: none) is the same figure with
    the CPU time of each process instead, what an idle core would give. */
 static void goal(const char *what, const char *unit, int measured, double value,
@@ -498,6 +512,7 @@ static double cpu_ratio(const Run *slow, const Run *fast)
     return slow && fast && slow->cpu_seconds > 0 && fast->cpu_seconds > 0
          ? slow->cpu_seconds / fast->cpu_seconds : 0;
 }
+
 /* The record's notes in Chinese (cli_translate_line, Appendix D). */
 static const char *const record_notes[][2] = {
     { "Chapter 10 measurements: make bench-attention RECORD=1",
@@ -581,6 +596,7 @@ static void report(const char *path)
          big ? big->rss_mib : 0, 64.0, 0, 0);
     printf("\n");
 }
+
 /* GFLOP/s of a 1-thread run by its CPU time (what an idle core gives), or by
    wall time when the record has no CPU time. */
 static double gflops_idle(const Run *r)
@@ -618,6 +634,7 @@ static void plot_data(const char *path)
             printf("256 NaN NaN\n");
     }
 }
+
 static double error_bound(const float *q, const float *k, const float *v,
                           int s_q, int s_k, int d_k, int d_v, float kappa)
 {
@@ -635,6 +652,7 @@ static double error_bound(const float *q, const float *k, const float *v,
     double e = (d_k + 1) * u * kappa * worst;
     return (expm1(2 * e) + (2.0 * s_k + 8) * u) * vmax;
 }
+
 static void demo_accuracy(void)
 {
     static const int sizes[] = { 100, 10000, 300000 };
@@ -676,6 +694,7 @@ static void demo_accuracy(void)
     printf("\n");
     free(x);
 }
+
 static void demo_tiles(void)
 {
     printf(CLI_TR("## tiles\n", "## 分块\n"));
@@ -699,6 +718,7 @@ static void demo_tiles(void)
     }
     printf("\n");
 }
+
 static void demo_against_book(void)
 {
     static const int cases[][5] = {     /* s_q, s_k, d_k, d_v, causal */
@@ -739,6 +759,7 @@ static void demo_against_book(void)
     }
     printf("\n");
 }
+
 static void demo_kv_cache(void)
 {
     enum { T = 200, D = 32 };
@@ -767,6 +788,7 @@ static void demo_kv_cache(void)
     kv_free(&cache);
     free(q), free(k), free(v), free(full);
 }
+
 static void demo_threads(void)
 {
     enum { S = 600, H = 2, D = 64 };
@@ -784,6 +806,7 @@ static void demo_threads(void)
            S, H, same ? CLI_TR("yes", "是") : CLI_TR("no", "否"));
     free(q), free(k), free(v), free(a), free(b);
 }
+
 static void data_mode(const struct Options *o)
 {
     Matrix mq = mat_load(o->q), mk = mat_load(o->k), mv = mat_load(o->v);

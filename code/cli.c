@@ -255,6 +255,7 @@ void cli_range(const char *option, long v, long lo, long hi)
         cli_fail(CLI_TR("%s: %ld is out of range (%ld to %ld)",
                         "%s：%ld 超出范围（%ld 到 %ld）"), option, v, lo, hi);
 }
+
 /* Does text t match template p from here on?  Each %s takes one or more
    characters; its start and length go to cap[k] and len[k]. */
 static int template_match(const char *t, const char *p, const char **cap, int *len, int k)

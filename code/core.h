@@ -10,13 +10,16 @@ typedef struct {
     int rows, cols;
     double *data;           /* rows*cols entries, row-major */
 } Matrix;
+
 Matrix mat_new(int rows, int cols);   /* zero-filled; exits with status 1 if out of memory */
 void mat_free(Matrix *m);             /* frees the data and zeroes *m; safe on a zeroed Matrix */
 void *xcalloc(size_t count, size_t size);  /* zero-filled; exits with status 1 if out of memory */
+
 #define MAT_MAX_ENTRIES (1L << 26)     /* 64 Mi entries, 512 MiB: larger is refused */
 int mat_read(const char *path, Matrix *m, char *err, size_t errlen);
 Matrix mat_load(const char *path);     /* mat_read, or print the error and exit(2) */
 void mat_write(FILE *out, const Matrix *m);
+
 typedef struct {
     uint64_t state;
     int has_spare;          /* Box-Muller makes normals in pairs */
@@ -28,6 +31,7 @@ uint64_t rng_next(Rng *r);             /* 64 uniform random bits */
 double rng_uniform(Rng *r);            /* uniform on [0, 1), 53 random bits */
 double rng_normal(Rng *r);             /* standard normal N(0, 1) */
 void rng_fill_normal(Rng *r, double *x, size_t n, double mean, double std);
+
 void cli_init(const char *argv0);      /* remember the program's name for messages */
 const char *cli_name(void);
 _Noreturn void cli_fail(const char *fmt, ...)
@@ -42,6 +46,7 @@ void cli_set_lang(int zh);
 #define CLI_TR(en, zh) (cli_zh() ? (zh) : (en))
 int cli_cols(const char *s);            /* columns on a terminal: wide characters count 2 */
 #define CLI_W(width, s) ((int)(width) + (int)strlen(s) - cli_cols(s))
+
 /* c[n x m] = a[n x k] b[k x m] */
 void matmul(double *c, const double *a, const double *b, int n, int k, int m);
 /* c[n x m] = a[n x k] b[m x k]^T */
@@ -52,7 +57,8 @@ void matmul_backward(double *da, double *db, const double *dc,
 double max_abs_diff(const double *x, const double *y, size_t n);
 double mean_square(const double *x, size_t n);     /* (1/n) sum_i x_i^2 */
 
-#endif
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
+#endif
+
 #endif

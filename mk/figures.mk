@@ -4,7 +4,8 @@
 FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
 # Every script's first line, read by one awk (a no-op build stays fast):
 # NAME=PROGRAM|ARG|... a figure; fig_data gives back PROGRAM ARG ...
-FIG_DATA := $(shell awk 'FNR == 1 && sub(/^\# data: /, "") { n = FILENAME; \
+HASH     := \#
+FIG_DATA := $(shell awk 'FNR == 1 && sub(/^$(HASH) data: /, "") { n = FILENAME; \
               sub(/.*\//, "", n); sub(/\.gp$$/, "", n); gsub(/ /, "|"); print n "=" $$0 }' \
               $(FIGURES:%=figures/%.gp))
 fig_data  = $(subst |, ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(FIG_DATA))))
