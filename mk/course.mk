@@ -12,7 +12,7 @@
 # The keys live next to their exercises in chapters/*.nw (answerkey blocks);
 # every student output leaves them out (tools/nwlang.py strip_answerkeys).
 
-instructor: $(PDFS) slides gradescope
+instructor: $(PDFS) slides gradescope quiz
 	$(Q)$(PYTHON) tools/course.py instructor
 
 course-plan:

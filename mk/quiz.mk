@@ -26,11 +26,11 @@ $(QUIZ_DIR)/export.stamp: $(QUIZ_DIR)/values.json
 	$(Q)touch $@
 
 # Two runs: the contents.
-$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp tex/attnbook.sty
+$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp tex/attnbook.sty $(B)/bookmeta.tex
 	$(call need,xelatex,texlive-xetex)
 	$(call msg,XELATEX,quiz-$*)
 	$(Q)cd $(QUIZ_DIR) && for run in 1 2; do \
-	  TEXINPUTS=".:$(CURDIR)/tex//:" xelatex -interaction=nonstopmode -halt-on-error \
+	  TEXINPUTS=".:$(CURDIR)/$(B):$(CURDIR)/tex//:" xelatex -interaction=nonstopmode -halt-on-error \
 	    -file-line-error quiz-$*.tex > /dev/null 2>&1 || { \
 	  echo "xelatex failed on $(QUIZ_DIR)/quiz-$*.tex (log: $(QUIZ_DIR)/quiz-$*.log):" >&2; \
 	  grep -a -A 3 -E '^[^ ]*:[0-9]+: |^! ' quiz-$*.log | head -n 20 >&2; exit 1; }; done

@@ -628,7 +628,9 @@ def instructor_pdf(root, tracks, book, dest):
                            capture_output=True, text=True).stdout
     tex = PREAMBLE + tracks_tex(tracks) + '\n' + woven + '\n\\end{document}\n'
     write_if_changed(os.path.join(work, 'instructor.tex'), tex)
-    env = dict(os.environ, TEXINPUTS='.:%s//:' % os.path.join(root, 'tex'))
+    # attnbook.sty reads build/bookmeta.tex (book.toml as TeX; make makes it)
+    env = dict(os.environ, TEXINPUTS='.:%s:%s//:' % (os.path.join(root, 'build'),
+                                                      os.path.join(root, 'tex')))
     for _ in range(2):              # the contents need a second run
         r = subprocess.run(['xelatex', '-interaction=nonstopmode', '-halt-on-error', 'instructor.tex'],
                            cwd=work, env=env, capture_output=True, text=True)
