@@ -20,7 +20,7 @@ from helpers import TOP, Skip, numpy
 sys.path.insert(0, os.path.join(TOP, 'tools'))
 import course  # noqa: E402
 import grade_release  # noqa: E402
-import nwlang  # noqa: E402
+from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
 B = os.path.join(TOP, 'build')
 CHAPTERS = sorted(glob.glob(os.path.join(TOP, 'chapters', '*.nw')))

@@ -15,7 +15,7 @@ Sources:
                         (a chapter's label and section numbers), the decks,
                         the lab and the exercises
   chapters/*.nw         the exercises and, right after each, its answerkey
-                        (tools/nwlang.py strips those from every student
+                        (tools/nwbook/lang.py strips those from every student
                         output); \\keyanswer{ID}{NAME} in a key quotes the
                         value that exercise ID's reference solution gives
                         NAME (a function's return value or an assignment)
@@ -39,7 +39,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
 import grade_release  # noqa: E402
-import nwlang  # noqa: E402
+from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
 # The time model (minutes).  A programming exercise: reading the statement,
 # setting up and a first grading run (20), plus 2, 3 or 4 minutes (easy,
