@@ -119,9 +119,11 @@ static void two_implementations(void)
         const unsigned char *mask = mask_of[c];
         mha_forward(out1, w1, work, &p, q, k, v, mask, s_q, s_k);
         mha_forward_by_head(out2, w2, work, &p, q, k, v, mask, s_q, s_k);
-        const char *setting[3] = { CLI_TR("no biases, no mask", "无偏置，无掩码"),
-                                   CLI_TR("biases", "有偏置"),
-                                   CLI_TR("biases, causal mask", "有偏置，因果掩码") };
+        const char *setting[3] = {
+            CLI_TR("no biases, no mask", "无偏置，无掩码"),
+            CLI_TR("biases", "有偏置"),
+            CLI_TR("biases, causal mask", "有偏置，因果掩码"),
+        };
         double d_out = max_abs_diff(out1, out2, s_q * d);
         double d_w = max_abs_diff(w1, w2, h * s_q * s_k);
         printf("%-*s %-12.3g %.3g\n", CLI_W(28, setting[c]), setting[c], d_out, d_w);
@@ -169,7 +171,10 @@ static const int word_of[S] = { 0, 1, 2, 3, 0, 4 };   /* index in a word list */
 static const int noun[S] = { 0, 1, 0, 0, 0, 1 };
 static const char *const head_role[H] = { "same word", "previous word", "nouns",
                                           "average" };
-static const char *const head_role_zh[H] = { "同一个词", "前一个词", "名词", "平均" };
+static const char *const head_role_zh[H] = {
+    "同一个词", "前一个词", "名词", "平均"
+};
+
 static const double theta = M_PI / 6;   /* position code: angle per position */
 static const double sharp = 6.0;        /* kappa a^2: how peaked a head is */
 static void sentence_input(double *x, Rng *rng)

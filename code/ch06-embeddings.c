@@ -277,8 +277,9 @@ static void show_score_variance(Rng *rng)
     positional_encoding(pe, SEQ, DM);
     for (int scaled = 1; scaled >= 0; scaled--) {
         embed_forward(x, tokens, SEQ, we, DM, scaled ? sqrt(DM) : 1.0, pe);
-        const char *what = scaled ? CLI_TR("sqrt(d_model) W_e + PE:", "sqrt(d_model) W_e + PE：")
-                                  : CLI_TR("W_e + PE (no factor):", "W_e + PE（不乘因子）：");
+        const char *what = scaled
+            ? CLI_TR("sqrt(d_model) W_e + PE:", "sqrt(d_model) W_e + PE：")
+            : CLI_TR("W_e + PE (no factor):", "W_e + PE（不乘因子）：");
         printf(CLI_TR("%-*s mean square of x %.3f, variance of the scores %.3f\n",
                       "%-*s x 的均方 %.3f，得分的方差 %.3f\n"), CLI_W(27, what), what,
                mean_square(x, (size_t)SEQ * DM), score_variance(x, wq, wk));

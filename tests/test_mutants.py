@@ -42,7 +42,8 @@ CJK = re.compile(r'[\u4e00-\u9fff]')
 
 
 def programming_exercises(everything=False):
-    return [(d, m) for d, m in exercises(everything) if m.get('kind', 'code') != 'answers']
+    # a find-and-fix exercise ships its one mistake itself (tests/test_fix_exercises.py)
+    return [(d, m) for d, m in exercises(everything) if m.get('kind', 'code') not in ('answers', 'fix')]
 
 
 def mutant_source(d, mutant):
