@@ -15,7 +15,7 @@ import tarfile
 import tempfile
 import zipfile
 
-from helpers import TOP, Skip, numpy
+from helpers import TOP, Skip, numpy, pdf_text
 
 sys.path.insert(0, os.path.join(TOP, 'tools'))
 import course  # noqa: E402
@@ -106,10 +106,8 @@ def test_keyanswers_quote_the_reference_solutions():
 
 
 def text_of_pdf(path):
-    if shutil.which('pdftotext') is None:
-        raise Skip('pdftotext is missing (Debian package poppler-utils)')
-    return subprocess.run(['pdftotext', '-enc', 'UTF-8', path, '-'], capture_output=True,
-                          text=True, check=True).stdout
+    """pdftotext's text, extracted once per build (helpers.pdf_text)."""
+    return pdf_text(path)
 
 
 def student_outputs():
