@@ -223,7 +223,16 @@ def write_record(a, rows, profiles, blas, load, torch):
     for key, t, pt, own, ob in rows:
         out.append('%-7s %7d %11.2f %9.2f (%4.2fx) %13.2f (%4.2fx)'
                    % (key, t, pt, own, pt / own, ob, pt / ob))
+    # what the products alone allow: PyTorch's step over the time the C step
+    # spends in OpenBLAS's products (the same calls PyTorch makes)
+    prof = profiles.get(('larger', 1, 'openblas')) or []
+    mm = [float(l.split()[2]) for l in prof if l.startswith('linear (matmul)')]
+    pt1 = [pt for key, t, pt, own, ob in rows if key == 'larger' and t == 1]
     out.append('')
+    if mm and pt1 and mm[0] > 0:
+        out += ['## bound',
+                'bound (larger, 1 thread): PyTorch ms / C OpenBLAS products ms = %.2fx'
+                % (pt1[0] / mm[0]), '']
     if before:
         out += before + ['']
     for kind in ('own', 'openblas'):
