@@ -305,7 +305,9 @@ def test_numbers_quoted_in_the_chapter_come_from_the_program():
            '0.048931': '4.8931e-02', '2.9407': '2.9407e-03', '2.5112': '2.5112e-05',
            '0.30434': '3.0434e-01', '0.30391': '3.0391e-01', '1.8306': '1.8306e-03',
            '6.5929': '6.5929e-03', '0.49297': '4.9297e-06', '7.4062': '7.4062e-05',
-           '0.036643': '3.6643e-02', '0.28624': '2.8624e-01'}
+           '0.036643': '3.6643e-02', '0.28624': '2.8624e-01',
+           # Exercise 7.4's key: the mean |J g| at d_K = 64, scaled and unscaled
+           '0.28192': '2.8192e-01', '0.15310': '1.5310e-01'}
     for q, printed in sci.items():
         assert q in text, '%s is not quoted in the chapter any more' % q
         assert printed in tokens, 'the chapter quotes %s but %s is not printed' % (q, printed)
