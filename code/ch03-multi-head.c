@@ -131,10 +131,10 @@ static void two_implementations(void)
     free(work);
 }
 
-static const char *with_commas(char *buf, long n)
+static const char *with_commas(char *buf, long long n)
 {
     char digits[32];
-    int len = snprintf(digits, sizeof digits, "%ld", n), o = 0;
+    int len = snprintf(digits, sizeof digits, "%lld", n), o = 0;
     for (int c = 0; c < len; c++) {
         if (c > 0 && (len - c) % 3 == 0)
             buf[o++] = ',';
@@ -159,7 +159,7 @@ static void cost_of_heads(void)
         printf("%4d %5d %12s %15s %19s\n", h, d / h,
                with_commas(b1, mha_param_count(d, h, 1)),
                with_commas(b2, mha_multiply_adds(s, s, d, h)),
-               with_commas(b3, (long)h * s * s));
+               with_commas(b3, (long long)h * s * s));
     printf(CLI_TR("without biases: %s parameters\n", "不带偏置：%s 个参数\n"),
            with_commas(b1, mha_param_count(d, 8, 0)));
 }

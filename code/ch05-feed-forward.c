@@ -173,19 +173,22 @@ static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
 
 static void show_parameter_counts(void)
 {
-    const long dm = 512, dff = 2048;
-    long ffn = ffn_param_count((int)dm, (int)dff);
-    long mha = mha_param_count((int)dm, 8, 1);           /* Chapter 3, h = 8 */
-    printf(CLI_TR("FFN, d_model = %ld, d_ff = %ld: W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n",
-                  "前馈网络，d_model = %ld，d_ff = %ld：W1 %ld + b1 %ld + W2 %ld + b2 %ld = %ld\n"),
+    const long long dm = 512, dff = 2048;
+    long long ffn = ffn_param_count((int)dm, (int)dff);
+    long long mha = mha_param_count((int)dm, 8, 1);      /* Chapter 3, h = 8 */
+    printf(CLI_TR("FFN, d_model = %lld, d_ff = %lld: "
+                  "W1 %lld + b1 %lld + W2 %lld + b2 %lld = %lld\n",
+                  "前馈网络，d_model = %lld，d_ff = %lld："
+                  "W1 %lld + b1 %lld + W2 %lld + b2 %lld = %lld\n"),
            dm, dff, dm * dff, dff, dff * dm, dm, ffn);
-    printf(CLI_TR("MHA, d_model = %ld: 4 x %ld^2 + 4 x %ld = %ld; FFN / MHA = %.3f\n",
-                  "多头注意力，d_model = %ld：4 x %ld^2 + 4 x %ld = %ld；前馈网络 / 多头注意力 = %.3f\n"),
+    printf(CLI_TR("MHA, d_model = %lld: 4 x %lld^2 + 4 x %lld = %lld; FFN / MHA = %.3f\n",
+                  "多头注意力，d_model = %lld：4 x %lld^2 + 4 x %lld = %lld；"
+                  "前馈网络 / 多头注意力 = %.3f\n"),
            dm, dm, dm, mha, (double)ffn / mha);
-    printf(CLI_TR("multiply-adds per position: FFN %ld, MHA %ld + 2 x %ld x s; "
-                  "equal at s = %ld keys\n",
-                  "每个位置的乘加次数：前馈网络 %ld，多头注意力 %ld + 2 x %ld x s；"
-                  "s = %ld 个键时相等\n"), 2 * dm * dff, 4 * dm * dm, dm,
+    printf(CLI_TR("multiply-adds per position: FFN %lld, MHA %lld + 2 x %lld x s; "
+                  "equal at s = %lld keys\n",
+                  "每个位置的乘加次数：前馈网络 %lld，多头注意力 %lld + 2 x %lld x s；"
+                  "s = %lld 个键时相等\n"), 2 * dm * dff, 4 * dm * dm, dm,
            (2 * dm * dff - 4 * dm * dm) / (2 * dm));
 }
 

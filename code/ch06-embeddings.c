@@ -295,24 +295,25 @@ static void print_params(const ModelConfig *c)
                   "# %s：N = %d，d_model = %d，d_ff = %d，h = %d，d_k = %d，d_v = %d，"
                   "词表 %d\n"), c->name, c->layers, c->d_model, c->d_ff, c->heads,
            c->d_k, c->d_v, c->vocab);
-    printf(CLI_TR("embedding (both inputs and the output)  %10ld\n",
-                  "嵌入（两个输入和输出共用）              %10ld\n"), p.embedding);
-    printf(CLI_TR("encoder layer: self-attention %ld + FFN %ld "
-                  "+ 2 x LayerNorm %ld = %ld\n",
-                  "编码器层：自注意力 %ld + 前馈网络 %ld "
-                  "+ 2 x 层归一化 %ld = %ld\n"),
+    printf(CLI_TR("embedding (both inputs and the output)  %10lld\n",
+                  "嵌入（两个输入和输出共用）              %10lld\n"), p.embedding);
+    printf(CLI_TR("encoder layer: self-attention %lld + FFN %lld "
+                  "+ 2 x LayerNorm %lld = %lld\n",
+                  "编码器层：自注意力 %lld + 前馈网络 %lld "
+                  "+ 2 x 层归一化 %lld = %lld\n"),
            p.self_attn, p.ffn, p.norm, p.encoder_layer);
-    printf(CLI_TR("decoder layer: self-attention %ld + cross-attention %ld + FFN %ld\n"
-                  "               + 3 x LayerNorm %ld = %ld\n",
-                  "解码器层：自注意力 %ld + 交叉注意力 %ld + 前馈网络 %ld\n"
-                  "          + 3 x 层归一化 %ld = %ld\n"),
+    printf(CLI_TR("decoder layer: self-attention %lld + cross-attention %lld "
+                  "+ FFN %lld\n"
+                  "               + 3 x LayerNorm %lld = %lld\n",
+                  "解码器层：自注意力 %lld + 交叉注意力 %lld + 前馈网络 %lld\n"
+                  "          + 3 x 层归一化 %lld = %lld\n"),
            p.self_attn, p.cross_attn, p.ffn, p.norm, p.decoder_layer);
-    printf(CLI_TR("encoder (%d layers)  %10ld\n", "编码器（%d 层）      %10ld\n"), c->layers,
-           c->layers * p.encoder_layer);
-    printf(CLI_TR("decoder (%d layers)  %10ld\n", "解码器（%d 层）      %10ld\n"), c->layers,
-           c->layers * p.decoder_layer);
-    printf(CLI_TR("total               %10ld  (%.1f M; the paper: %d M)\n",
-                  "合计                %10ld  （%.1f M；论文：%d M）\n"), p.total,
+    printf(CLI_TR("encoder (%d layers)  %10lld\n", "编码器（%d 层）      %10lld\n"),
+           c->layers, c->layers * p.encoder_layer);
+    printf(CLI_TR("decoder (%d layers)  %10lld\n", "解码器（%d 层）      %10lld\n"),
+           c->layers, c->layers * p.decoder_layer);
+    printf(CLI_TR("total               %10lld  (%.1f M; the paper: %d M)\n",
+                  "合计                %10lld  （%.1f M；论文：%d M）\n"), p.total,
            p.total / 1e6, c->paper_millions);
 }
 
@@ -326,7 +327,7 @@ static void print_table3(void)
     for (int i = 0; config_at(i); i++) {
         const ModelConfig *c = config_at(i);
         ParamCount p = count_params(c);
-        long body = p.total - p.embedding;          /* all but the embedding */
+        long long body = p.total - p.embedding;     /* all but the embedding */
         double lo = ((c->paper_millions - 0.5) * 1e6 - body) / c->d_model;
         double hi = ((c->paper_millions + 0.5) * 1e6 - body) / c->d_model;
         printf(CLI_TR("%-10s %2d %7d %6d %3d %4d %4d %9.2f %8d      %6.0f to %6.0f\n",

@@ -77,7 +77,7 @@ void ffn_init(Ffn *f, Rng *rng, double bias_std)
     rng_fill_normal(rng, f->b2, d, 0.0, bias_std);
 }
 
-long ffn_param_count(int d_model, int d_ff)
+long long ffn_param_count(int d_model, int d_ff)
 {
-    return 2L * d_model * d_ff + d_ff + d_model;    /* W1, W2, b1, b2 */
+    return 2LL * d_model * d_ff + d_ff + d_model;    /* W1, W2, b1, b2 */
 }

@@ -35,7 +35,7 @@ void ffn_backward(const Ffn *f, Ffn *g, double *dx, double *dh,
 Ffn ffn_new(int d_model, int d_ff);  /* zeros; exit status 1 if out of memory */
 void ffn_free(Ffn *f);
 void ffn_init(Ffn *f, Rng *rng, double bias_std);
-long ffn_param_count(int d_model, int d_ff);   /* 2 d d_ff + d_ff + d */
+long long ffn_param_count(int d_model, int d_ff);  /* 2 d d_ff + d_ff + d */
 typedef struct {
     const Ffn *ffn;
     double *h;              /* n x d_ff scratch */

@@ -196,9 +196,9 @@ void mha_backward(double *dq, double *dk, double *dv, const MhaGrads *g,
         add_column_sums(g->b_v, dvw, s_k, d);
 }
 
-long mha_param_count(int d_model, int h, int with_bias)
+long long mha_param_count(int d_model, int h, int with_bias)
 {
-    long d = d_model, d_k = d_model / h, n = 0;
+    long long d = d_model, d_k = d_model / h, n = 0;
     for (int i = 0; i < h; i++) {
         n += 3 * d * d_k + d_k * d;         /* W_Q,i, W_K,i, W_V,i and W_O,i */
         if (with_bias)
@@ -207,11 +207,11 @@ long mha_param_count(int d_model, int h, int with_bias)
     return with_bias ? n + d : n;           /* b_O */
 }
 
-long mha_multiply_adds(int s_q, int s_k, int d_model, int h)
+long long mha_multiply_adds(int s_q, int s_k, int d_model, int h)
 {
-    long d = d_model, d_k = d_model / h;
-    long n = 2L * (s_q + s_k) * d * d;      /* QW_Q, KW_K, VW_V, Concat W_O */
+    long long d = d_model, d_k = d_model / h;
+    long long n = 2LL * (s_q + s_k) * d * d; /* QW_Q, KW_K, VW_V, Concat W_O */
     for (int i = 0; i < h; i++)
-        n += 2L * s_q * s_k * d_k;          /* Q_i K_i^T and the weighted sum */
+        n += 2LL * s_q * s_k * d_k;         /* Q_i K_i^T and the weighted sum */
     return n;
 }

@@ -56,9 +56,9 @@ void mha_split_head(double *dst, const double *src, int s, int d_model,
 void mha_merge_head(double *dst, const double *src, int s, int d_model,
                     int d_k, int i);
 /* Parameters of a layer: W_Q, W_K, W_V, W_O, and the 4 biases if with_bias. */
-long mha_param_count(int d_model, int h, int with_bias);
+long long mha_param_count(int d_model, int h, int with_bias);
 /* Multiply-adds of mha_forward: the four projections and, per head, the scores
    and the weighted sum (biases, the softmax and the copies not counted). */
-long mha_multiply_adds(int s_q, int s_k, int d_model, int h);
+long long mha_multiply_adds(int s_q, int s_k, int d_model, int h);
 
 #endif

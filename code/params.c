@@ -34,22 +34,23 @@ const ModelConfig *find_config(const char *name)
     return NULL;
 }
 
-long attention_param_count(int d_model, int heads, int d_k, int d_v)
+long long attention_param_count(int d_model, int heads, int d_k, int d_v)
 {
-    long q = (long)d_model * heads * d_k + (long)heads * d_k;   /* W^Q, b^Q */
-    long v = (long)d_model * heads * d_v + (long)heads * d_v;   /* W^V, b^V */
-    long o = (long)heads * d_v * d_model + d_model;             /* W^O, b^O */
-    return 2 * q + v + o;                                       /* W^K as W^Q */
+    long long d = d_model, h = heads;
+    long long q = d * h * d_k + h * d_k;            /* W^Q, b^Q */
+    long long v = d * h * d_v + h * d_v;            /* W^V, b^V */
+    long long o = h * d_v * d + d;                  /* W^O, b^O */
+    return 2 * q + v + o;                           /* W^K as W^Q */
 }
 
 ParamCount count_params(const ModelConfig *c)
 {
     ParamCount p;
-    p.embedding = (long)c->vocab * c->d_model;
+    p.embedding = (long long)c->vocab * c->d_model;
     p.self_attn = attention_param_count(c->d_model, c->heads, c->d_k, c->d_v);
     p.cross_attn = p.self_attn;
     p.ffn = ffn_param_count(c->d_model, c->d_ff);
-    p.norm = 2L * c->d_model;                               /* gamma, beta */
+    p.norm = 2LL * c->d_model;                              /* gamma, beta */
     p.encoder_layer = p.self_attn + p.ffn + 2 * p.norm;
     p.decoder_layer = p.self_attn + p.cross_attn + p.ffn + 3 * p.norm;
     p.total = p.embedding + c->layers * (p.encoder_layer + p.decoder_layer);

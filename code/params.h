@@ -9,15 +9,15 @@ typedef struct {
 } ModelConfig;
 
 typedef struct {
-    long embedding;                         /* vocab x d_model, used 3 times */
-    long self_attn, cross_attn, ffn, norm;  /* one of each sublayer */
-    long encoder_layer, decoder_layer;      /* their sums, with 2 and 3 norms */
-    long total;                             /* embedding + N x (both layers) */
+    long long embedding;                        /* vocab x d_model, used 3 times */
+    long long self_attn, cross_attn, ffn, norm; /* one of each sublayer */
+    long long encoder_layer, decoder_layer;     /* their sums, with 2 and 3 norms */
+    long long total;                            /* embedding + N x (both layers) */
 } ParamCount;
 
 /* W^Q, W^K (d_model x h d_k), W^V (d_model x h d_v), W^O (h d_v x d_model),
    each with its bias. */
-long attention_param_count(int d_model, int heads, int d_k, int d_v);
+long long attention_param_count(int d_model, int heads, int d_k, int d_v);
 ParamCount count_params(const ModelConfig *c);
 /* The configuration named "base", "big" or a row of Table 3; NULL if none. */
 const ModelConfig *find_config(const char *name);

@@ -8,14 +8,14 @@
 
 CHECK(parameters)
 {
-    long d = 1024;
+    long long d = 1024;
     expect_int("(a) parameters of one multi-head attention layer",
                answer_mha_params(), 4 * d * d + 4 * d);
 }
 
 CHECK(multiply_adds)
 {
-    long d = 1024, h = 16, d_k = d / h, s_q = 1000, s_k = 1000;
+    long long d = 1024, h = 16, d_k = d / h, s_q = 1000, s_k = 1000;
     expect_int("(b) multiply-adds of self-attention over 1000 positions",
                answer_mha_multiply_adds(),
                2 * (s_q + s_k) * d * d + h * 2 * s_q * s_k * d_k);

@@ -8,7 +8,7 @@
    (b) the multiply-adds of one layer of self-attention over
    s_Q = s_K = 1000 positions, counted as mha_multiply_adds counts them
    (the four projections and, per head, the scores and the weighted sum). */
-long answer_mha_params(void);
-long answer_mha_multiply_adds(void);
+long long answer_mha_params(void);
+long long answer_mha_multiply_adds(void);
 
 #endif

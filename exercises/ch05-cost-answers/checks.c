@@ -10,14 +10,14 @@ enum { D = 1024, DFF = 4096 };
 
 CHECK(ffn_parameters)
 {
-    long d = D, dff = DFF;
+    long long d = D, dff = DFF;
     expect_int("(a) parameters of one feed-forward network", answer_ffn_params(),
                d * dff + dff + dff * d + d);
 }
 
 CHECK(attention_parameters)
 {
-    long d = D;
+    long long d = D;
     expect_int("(b) parameters of one multi-head attention layer",
                answer_attention_params(), 4 * (d * d + d));
 }
@@ -25,7 +25,7 @@ CHECK(attention_parameters)
 CHECK(crossover_length)
 {
     /* the s with 4 d^2 + 2 s d = 2 d d_ff, found by walking up s */
-    long d = D, dff = DFF, s = 0;
+    long long d = D, dff = DFF, s = 0;
     while (4 * d * d + 2 * s * d < 2 * d * dff)
         s++;
     expect_true(4 * d * d + 2 * s * d == 2 * d * dff, "grader: no exact crossover",

@@ -7,7 +7,7 @@
  */
 #include "ffn_cost_answers.h"
 
-long answer_ffn_params(void)
+long long answer_ffn_params(void)
 {
     /* BEGIN SOLUTION */
     return 8393728;         /* 2 d d_ff + d_ff + d */
@@ -17,7 +17,7 @@ long answer_ffn_params(void)
        END STUB */
 }
 
-long answer_attention_params(void)
+long long answer_attention_params(void)
 {
     /* BEGIN SOLUTION */
     return 4198400;         /* 4 d^2 + 4 d */
@@ -27,7 +27,7 @@ long answer_attention_params(void)
        END STUB */
 }
 
-long answer_crossover_length(void)
+long long answer_crossover_length(void)
 {
     /* BEGIN SOLUTION */
     return 2048;            /* 4 d^2 + 2 s d = 2 d d_ff at s = d_ff - 2 d */

@@ -10,8 +10,8 @@
    (c) the sequence length s (the number of keys) at which a position spends
    as many multiply-adds in the attention sublayer as in the feed-forward
    network: above it, attention spends more. */
-long answer_ffn_params(void);
-long answer_attention_params(void);
-long answer_crossover_length(void);
+long long answer_ffn_params(void);
+long long answer_attention_params(void);
+long long answer_crossover_length(void);
 
 #endif

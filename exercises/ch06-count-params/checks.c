@@ -16,7 +16,7 @@
 static const ModelConfig base = { "base", 6, 512, 2048, 8, 64, 64, 37000, 65 };
 enum { BASE_SHARED = 63082496, BASE_MATRIX = 18944000, BASE_NORM = 1024 };
 
-static void expect_count(const ModelConfig *c, int shared, int final_norms, long want)
+static void expect_count(const ModelConfig *c, int shared, int final_norms, long long want)
 {
     char what[120];
     snprintf(what, sizeof what, "count_params_with(%s, shared = %d, final_norms = %d)",
@@ -45,13 +45,13 @@ CHECK(base_both)
 }
 
 /* BEGIN HIDDEN */
-static long expected(const ModelConfig *c, int shared, int final_norms)
+static long long expected(const ModelConfig *c, int shared, int final_norms)
 {
-    long d = c->d_model, h = c->heads, dk = c->d_k, dv = c->d_v;
-    long attn = 2 * (d * h * dk + h * dk) + (d * h * dv + h * dv) + (h * dv * d + d);
-    long ffn = 2 * d * c->d_ff + c->d_ff + d, norm = 2 * d;
-    long enc = attn + ffn + 2 * norm, dec = 2 * attn + ffn + 3 * norm;
-    return (shared ? 1 : 3) * (long)c->vocab * d + c->layers * (enc + dec)
+    long long d = c->d_model, h = c->heads, dk = c->d_k, dv = c->d_v;
+    long long attn = 2 * (d * h * dk + h * dk) + (d * h * dv + h * dv) + (h * dv * d + d);
+    long long ffn = 2 * d * c->d_ff + c->d_ff + d, norm = 2 * d;
+    long long enc = attn + ffn + 2 * norm, dec = 2 * attn + ffn + 3 * norm;
+    return (shared ? 1 : 3) * (long long)c->vocab * d + c->layers * (enc + dec)
            + (final_norms ? 2 * norm : 0);
 }
 

@@ -15,6 +15,6 @@
    stack and one at the end of the decoder stack; final_norms == 0: none.
    Uses every field of c that matters (layers, d_model, d_ff, heads, d_k, d_v,
    vocab), for any configuration, not only those of Table 3. */
-long count_params_with(const ModelConfig *c, int shared, int final_norms);
+long long count_params_with(const ModelConfig *c, int shared, int final_norms);
 
 #endif

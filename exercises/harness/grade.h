@@ -59,7 +59,7 @@ void expect_matrix(const char *what, const double *actual,
                    const double *expected, int rows, int cols); /* what[i][j] */
 void expect_same(const char *what, const double *actual,
                  const double *original, size_t n);     /* bit-for-bit unchanged */
-void expect_int(const char *what, long actual, long expected);
+void expect_int(const char *what, long long actual, long long expected);
 /* A condition, with the message to show in English and in Chinese. */
 void expect_true(int ok, const char *en, const char *zh);
 /* Fail now with formatted messages (printf-style, the same arguments for both). */

@@ -346,11 +346,11 @@ void expect_same(const char *what, const double *actual, const double *original,
         }
 }
 
-void expect_int(const char *what, long actual, long expected)
+void expect_int(const char *what, long long actual, long long expected)
 {
     char num[32];
     record_begin("int", what);
-    snprintf(num, sizeof num, "%ld", actual);
+    snprintf(num, sizeof num, "%lld", actual);
     field_str(num);
     record_end();
     if (comparing() && actual != expected)

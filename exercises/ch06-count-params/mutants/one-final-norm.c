@@ -8,10 +8,10 @@
  */
 #include "count_params_with.h"
 
-long count_params_with(const ModelConfig *c, int shared, int final_norms)
+long long count_params_with(const ModelConfig *c, int shared, int final_norms)
 {
     ParamCount p = count_params(c);
-    long total = p.total;
+    long long total = p.total;
     if (!shared)
         total += 2 * p.embedding;       /* two more vocab x d_model matrices */
     if (final_norms)
