@@ -139,7 +139,9 @@ done
 
 for name in "${roots[@]}"; do
     rel=${name#code/}
-    [ -d "$(dirname "$outdir/$rel")" ] || mkdir -p "$(dirname "$outdir/$rel")"
+    dir=$outdir/$rel
+    dir=${dir%/*}
+    [ -d "$dir" ] || mkdir -p "$dir"
     # as noweb's cpif: an unchanged file keeps its time, so make leaves it be
     cmp -s "$tmp/files/$rel" "$outdir/$rel" || cp "$tmp/files/$rel" "$outdir/$rel"
     [ -z "$record" ] || echo "$(sum "$outdir/$rel")  $rel" >> "$tmp/record"
