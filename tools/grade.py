@@ -551,6 +551,23 @@ def strip_hidden_checks(text):
     return '\n'.join(out)
 
 
+def link_flags(cc):
+    """-fuse-ld=gold where the compiler has it: gold links a checks program
+    in half the time of the default linker (0.06 s against 0.13 s here), and
+    the grader links two for every exercise it grades.  Otherwise nothing."""
+    rc, out, err = run_tool([cc, '-fuse-ld=gold', '-Wl,--version'])
+    return ['-fuse-ld=gold'] if rc == 0 and 'GNU gold' in out else []
+
+
+def nm_command(obj):
+    """nm told the object format (that of OBJ, e.g. elf64-x86-64): without it
+    nm first tries every linker plugin installed (GCC's LTO, LLVM's gold
+    plugin), which takes ten times as long as reading the symbols."""
+    rc, out, err = run_tool(['objdump', '-f', obj])
+    m = re.search(r'file format (\S+)', out)
+    return ['nm', '--target=' + m.group(1)] if rc == 0 and m else ['nm']
+
+
 class Toolchain:
     """What the grader builds from its own sources, never from a submission:
     the harness, the book's library, each exercise's checks (all of them, and
@@ -581,8 +598,9 @@ class Toolchain:
                  for s in self.lib_srcs]
         objs = [j.result() for j in jobs]
         self.harness = objs[0]
+        self.link, self.nm = link_flags(self.cc), nm_command(self.harness)
         self.library = self.archive(objs[1:])
-        self.library_symbols = self.defined_symbols(objs[1:])
+        self.library_symbols = self.defined_symbols(self.nm, objs[1:])
         # the public headers a student's file may include, staged read-only
         self.inc = os.path.join(self.cache, 'inc-' + self.header_hash)
         if not os.path.isdir(self.inc):
@@ -629,10 +647,10 @@ class Toolchain:
         return lib
 
     @staticmethod
-    def defined_symbols(objs):
+    def defined_symbols(nm, objs):
         names = set()
         if objs:
-            rc, out, err = run_tool(['nm', '-P', '--defined-only'] + objs)
+            rc, out, err = run_tool(nm + ['-P', '--defined-only'] + objs)
             for line in out.splitlines():
                 f = line.split()
                 if len(f) >= 2 and f[1] in 'TDBR':
@@ -684,7 +702,7 @@ class Toolchain:
             # solution at once, and exec'ing the file while the other linker
             # still writes that inode fails with 'Text file busy'.
             tmp = '%s.%d.%d.tmp' % (binary, os.getpid(), threading.get_ident())
-            args = [self.cc] + SAN + ['-o', tmp, self.harness, full] + objs
+            args = [self.cc] + SAN + self.link + ['-o', tmp, self.harness, full] + objs
             args += ([self.library] if self.library else []) + ['-lm']
             rc, out, err = run_tool(args)
             if rc != 0:
@@ -789,7 +807,7 @@ class Toolchain:
             obj = self.compile(src, STD + SAN, ['-I', ex.dir, '-I', self.code], deps,
                                name='mutant-%s-%s' % (ex.id, name))
             tmp = '%s.%d.%d.tmp' % (binary, os.getpid(), threading.get_ident())
-            args = [self.cc] + SAN + ['-o', tmp, self.harness, full, obj]
+            args = [self.cc] + SAN + self.link + ['-o', tmp, self.harness, full, obj]
             args += ([self.library] if self.library else []) + ['-lm']
             rc, out, err = run_tool(args)
             if rc != 0:
@@ -1113,7 +1131,7 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
             return Built(reason='compile', message=('did not compile:', '编译失败：'), warnings=diags)
         obj = os.path.join(work, stem + '.o')
         if use_lint:
-            rc, nm_out, err = run_tool(['nm', '-P', obj])
+            rc, nm_out, err = run_tool(tc.nm + ['-P', obj])
             rc2, sect, err2 = run_tool(['readelf', '-S', '-W', obj])
             sections = re.findall(r'^\s*\[\s*\d+\]\s+(\S+)', sect, re.M)
             refusal = lint_object(ex, tc, nm_out, sections)
@@ -1131,7 +1149,7 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
         if out == 'visible' and vis == full:
             built[out] = built['checks']
             continue
-        args = [tc.cc] + SAN + ['-o', out, P('/grader/obj/harness.o'), P(checks)] + objs
+        args = [tc.cc] + SAN + tc.link + ['-o', out, P('/grader/obj/harness.o'), P(checks)] + objs
         args += ([P('/grader/obj/libattn.a')] if tc.library else []) + ['-lm']
         ok, r = boxed(args)
         if not ok:
