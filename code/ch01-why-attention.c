@@ -283,12 +283,16 @@ typedef struct {
 
 static Bench bench_new(int n_max, int d, Rng *rng)
 {
-    Bench B = { n_max, d, random_matrix(rng, n_max, d, 1.0),
-                mat_new(n_max, d), mat_new(n_max, n_max),
-                random_matrix(rng, d, d, 1.0 / sqrt(d)),
-                random_matrix(rng, d, d, 1.0 / sqrt(d)),
-                random_matrix(rng, 1, d, 0.1),
-                random_matrix(rng, CONV_K * d, d, 1.0 / sqrt(CONV_K * d)) };
+    Bench B = { .n = n_max, .d = d, .y = mat_new(n_max, d),
+                .weights = mat_new(n_max, n_max) };
+    /* one statement per draw: C leaves the order in which an initialiser
+       list's expressions run unspecified (C11 6.7.9), so draws from one
+       generator inside the braces could land in any member */
+    B.x = random_matrix(rng, n_max, d, 1.0);
+    B.w = random_matrix(rng, d, d, 1.0 / sqrt(d));
+    B.u = random_matrix(rng, d, d, 1.0 / sqrt(d));
+    B.b = random_matrix(rng, 1, d, 0.1);
+    B.conv_w = random_matrix(rng, CONV_K * d, d, 1.0 / sqrt(CONV_K * d));
     return B;
 }
 

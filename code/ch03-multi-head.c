@@ -77,11 +77,13 @@ static MhaWeights random_weights(Rng *rng, double *store, int d, int h,
 {
     size_t dd = (size_t)d * d;
     rng_fill_normal(rng, store, 4 * dd + 4 * (size_t)d, 0, 1 / sqrt((double)d));
-    MhaWeights p = { d, h, store, store + dd, store + 2 * dd, store + 3 * dd,
-                     NULL, NULL, NULL, NULL };
+    MhaWeights p = { .d_model = d, .h = h, .w_q = store, .w_k = store + dd,
+                     .w_v = store + 2 * dd, .w_o = store + 3 * dd };   /* no bias */
     if (bias) {
-        p.b_q = store + 4 * dd, p.b_k = p.b_q + d;
-        p.b_v = p.b_k + d, p.b_o = p.b_v + d;
+        p.b_q = store + 4 * dd;
+        p.b_k = p.b_q + d;
+        p.b_v = p.b_k + d;
+        p.b_o = p.b_v + d;
     }
     return p;
 }
@@ -180,7 +182,8 @@ static const double sharp = 6.0;        /* kappa a^2: how peaked a head is */
 static void sentence_input(double *x, Rng *rng)
 {
     double emb[5][DK];                  /* a unit vector per vocabulary word */
-    rng_fill_normal(rng, &emb[0][0], 5 * DK, 0.0, 1.0);
+    for (int w = 0; w < 5; w++)                 /* row by row: a row is DK doubles */
+        rng_fill_normal(rng, emb[w], DK, 0.0, 1.0);
     for (int w = 0; w < 5; w++) {
         double n = 0.0;                         /* |e_w|^2 */
         for (int c = 0; c < DK; c++)
