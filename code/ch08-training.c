@@ -224,7 +224,7 @@ static int report_measurements(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        cli_fail("--report %s: %s", path, strerror(errno));
+        cli_fail("--report %s: %s", path, cli_strerror(errno));
     char line[4096];
     long n = 0;
     while (fgets(line, sizeof line, f)) {

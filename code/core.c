@@ -56,6 +56,34 @@ void cli_init(const char *argv0)
 int cli_zh(void) { return lang_zh; }
 void cli_set_lang(int zh) { lang_zh = zh; }
 
+/* In Chinese, glibc's own zh_CN text (libc.mo) for the errors that opening,
+   reading or writing a file commonly gives; otherwise strerror's English. */
+const char *cli_strerror(int errnum)
+{
+    static const struct { int errnum; const char *zh; } zh[] = {
+        { ENOENT, "没有那个文件或目录" },
+        { EACCES, "权限不够" },
+        { EPERM, "不允许的操作" },
+        { EISDIR, "是一个目录" },
+        { ENOTDIR, "不是目录" },
+        { ENAMETOOLONG, "文件名过长" },
+        { ELOOP, "符号连接的层数过多" },
+        { EROFS, "只读文件系统" },
+        { ENOSPC, "设备上没有空间" },
+        { EFBIG, "文件过大" },
+        { EMFILE, "打开的文件过多" },
+        { ENFILE, "系统中打开的文件过多" },
+        { ENOMEM, "无法分配内存" },
+        { EIO, "输入/输出错误" },
+        { EEXIST, "文件已存在" },
+    };
+    if (lang_zh)
+        for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++)
+            if (zh[i].errnum == errnum)
+                return zh[i].zh;
+    return strerror(errnum);
+}
+
 int cli_cols(const char *s)
 {
     int cols = 0;
@@ -235,7 +263,7 @@ int mat_read(const char *path, Matrix *m, char *err, size_t errlen)
         rd.path = "<stdin>";
     } else if (!(rd.f = fopen(path, "r"))) {
         snprintf(err, errlen, CLI_TR("%s: cannot open: %s", "%s: 无法打开：%s"),
-                 path, strerror(errno));
+                 path, cli_strerror(errno));
         return -1;
     }
     int status = read_header(&rd, m);

@@ -44,6 +44,7 @@ double cli_double(const char *option, const char *text, double lo, double hi);
 int cli_zh(void);                      /* 1: messages in Chinese, 0: in English */
 void cli_set_lang(int zh);
 #define CLI_TR(en, zh) (cli_zh() ? (zh) : (en))
+const char *cli_strerror(int errnum);  /* strerror(errnum) in the messages' language */
 int cli_cols(const char *s);            /* columns on a terminal: wide characters count 2 */
 #define CLI_W(width, s) ((int)(width) + (int)strlen(s) - cli_cols(s))
 

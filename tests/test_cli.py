@@ -3,9 +3,10 @@ the reader's language, chosen from LC_ALL, LC_MESSAGES and LANG (the first
 that is set and not empty, as POSIX has it) and overridden by --lang; bad
 input is one line on stderr naming the file and line, exit status 2, nothing
 on stdout, in both languages."""
+import os
 import re
 
-from helpers import TempDir, run
+from helpers import TOP, Skip, TempDir, run
 
 PROGRAMS = ['appA-matrix', 'ch01-why-attention', 'ch02-attention', 'ch03-multi-head',
             'ch04-masking', 'ch05-feed-forward', 'ch06-embeddings', 'ch07-saturation',
@@ -119,6 +120,60 @@ def test_bad_file_names_file_and_line_in_both_languages():
         for program, args in cases:
             rc, out, err = run(program, args, env=ZH, debug=True)
             assert rc == 2 and out == '' and bad + ':3:' in err and '应有' in err, (program, err)
+
+
+def test_the_reason_a_file_cannot_be_opened_speaks_the_reader_language():
+    """errno's text in a message is Chinese under zh_CN as well (cli_strerror,
+    Appendix A): the programs never call setlocale, so strerror answers in
+    English on every machine, and a Chinese message used to end in English.
+    One line on stderr, exit status 2, nothing on stdout, in both languages,
+    and the sanitizer build says the same."""
+    with TempDir() as d:
+        good = d.write('good.txt', '2 3\n1 2 3\n4 5 6\n')
+        missing = os.path.join(d.path, 'missing.txt')
+        through_a_file = good + '/q.txt'            # ENOTDIR
+        cases = [   # program, arguments, the English line, the Chinese line
+            ('ch02-attention', ['--q', missing, '--k', good, '--v', good],
+             '%s: cannot open: No such file or directory' % missing,
+             '%s: 无法打开：没有那个文件或目录' % missing),
+            ('appA-matrix', ['--check', good, through_a_file],
+             '%s: cannot open: Not a directory' % through_a_file,
+             '%s: 无法打开：不是目录' % through_a_file),
+            ('ch08-training', ['--report', missing],
+             '--report %s: No such file or directory' % missing,
+             '--report %s: 没有那个文件或目录' % missing),
+        ]
+        for program, args, en, zh in cases:
+            for env, line in ((EN, en), (C, en), (ZH, zh)):
+                err = expect_one_line(program, args, env)
+                assert err == '%s: %s\n' % (program, line), \
+                    '%s %s (LANG=%s): expected %r, got %r' % (program, ' '.join(args),
+                                                             env['LANG'], line, err)
+            assert expect_one_line(program, args + ['--lang', 'zh'], C) == \
+                '%s: %s\n' % (program, zh), program
+        program, args, _, zh = cases[0]
+        rc, out, err = run(program, args, env=ZH, debug=True)
+        assert (rc, out, err) == (2, '', '%s: %s\n' % (program, zh)), (rc, out, err)
+
+
+def test_chinese_errno_text_is_glibc_wording():
+    """Each Chinese text of cli_strerror's table is what glibc's own zh_CN
+    catalogue says for that error (read from libc.mo where it is installed)."""
+    import errno
+    import gettext
+    mo = '/usr/share/locale/zh_CN/LC_MESSAGES/libc.mo'
+    if not os.path.exists(mo):
+        raise Skip('%s is not installed (Debian package libc-l10n)' % mo)
+    with open(mo, 'rb') as f:
+        glibc = gettext.GNUTranslations(f)
+    with open(os.path.join(TOP, 'code', 'core.c'), encoding='utf-8') as f:
+        table = re.findall(r'\{ (E[A-Z]+), "([^"]+)" \}', f.read())
+    assert len(table) >= 12, table
+    for name, zh in table:
+        english = os.strerror(getattr(errno, name))
+        assert zh == glibc.gettext(english), \
+            '%s: the table says %r, glibc says %r for %r' % (name, zh, glibc.gettext(english),
+                                                            english)
 
 
 def test_every_program_reports_bad_options_in_both_languages():

@@ -2,6 +2,7 @@
  * are worked by hand or are published reference values, never the code's
  * own earlier output. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,20 @@ Test(cli, non_numeric_argument_exits_2, .exit_code = 2)
 Test(cli, out_of_range_argument_exits_2, .exit_code = 2)
 {
     cli_double("--x", "nan", 0, 1);
+}
+
+Test(cli, strerror_speaks_the_messages_language)
+{
+    cr_assert_str_eq(cli_strerror(ENOENT), strerror(ENOENT));
+    cli_set_lang(1);
+    cr_assert_str_eq(cli_strerror(ENOENT), "没有那个文件或目录");
+    cr_assert_str_eq(cli_strerror(EACCES), "权限不够");
+    cr_assert_str_eq(cli_strerror(EISDIR), "是一个目录");
+    cr_assert_str_eq(cli_strerror(ENOTDIR), "不是目录");
+    /* an error outside the table keeps strerror's text */
+    cr_assert_str_eq(cli_strerror(EXDEV), strerror(EXDEV));
+    cli_set_lang(0);
+    cr_assert_str_eq(cli_strerror(ENOENT), strerror(ENOENT));
 }
 
 Test(memory, xcalloc_gives_zeroed_memory)
