@@ -37,6 +37,17 @@ endef
 $(foreach f,$(FIGURES),$(eval $(call figure_rules,$(f))))
 FIG_TEX := $(FIGURES:%=$(B)/fig/%.tex)
 
+# figures/NAME.tikz is a diagram (TikZ): no data, only labels, which
+# tools/tikzfig.py puts in each edition's language as build/fig/NAME-EDITION.tex.
+TIKZ_FIGURES := $(basename $(notdir $(wildcard figures/*.tikz)))
+$(B)/fig/%-zh.tex $(B)/fig/%-en.tex $(B)/fig/%-bilingual.tex: \
+    figures/%.tikz tools/tikzfig.py tools/chunknames.py chapters/chunk-names.zh
+	$(call msg,TIKZ,$*)
+	$(Q)mkdir -p $(@D)
+	$(Q)for e in zh en bilingual; do \
+	    $(PYTHON) tools/tikzfig.py tex $$e $< $(B)/fig/$*-$$e.tex || exit 1; done
+FIG_TEX += $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
+
 figures: $(FIG_TEX)
 
 # \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
