@@ -25,6 +25,21 @@ endef
 $(foreach l,zh en,$(eval $(call svg_rules,$(l))))
 HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 
+# A TikZ diagram: the same picture typeset on its own in the book's fonts and
+# converted to SVG (tools/tikzfig.py: XeLaTeX, then pdftocairo); the numbers
+# it cites (a chapter, an appendix) come from the .aux of the PDF in its language.
+define tikz_svg_rules
+$(B)/html-svg/$(1)/%.svg: figures/%.tikz tools/tikzfig.py tools/chunknames.py chapters/chunk-names.zh \
+                           $(B)/bookmeta.tex $(B)/book-$(1).pdf
+	$$(call need,xelatex,texlive-xetex)
+	$$(call need,pdftocairo,poppler-utils)
+	$$(call msg,SVG,$(1)/$$* (TikZ))
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(PYTHON) tools/tikzfig.py svg $(1) $$< $(B)/book-$(1).aux $$@
+endef
+$(foreach l,zh en,$(eval $(call tikz_svg_rules,$(l))))
+HTML_SVG += $(foreach l,zh en,$(TIKZ_FIGURES:%=$(B)/html-svg/$(l)/%.svg))
+
 # Both editions come from one run (noweb's front end once, two pandoc runs a
 # language).  Warnings (an unknown label, math pandoc could not convert) go to
 # build/html/warnings.txt too, where tests/test_html.py looks for them.

@@ -127,7 +127,7 @@ def preceding_paragraph(text):
     for para in reversed(re.split(r'\n[ \t]*\n', text)):
         p = para.strip()
         if not p or re.match(r'\\(begin|end|htmlchunk|htmlbegin|htmlend|htmlslide|label|'
-                             r'\[|\]|section|subsection|chapter|gnuplotfig|programoutput|centering)', p):
+                             r'\[|\]|section|subsection|chapter|gnuplotfig|tikzfig|programoutput|centering)', p):
             continue
         if len(re.sub(r'\\[A-Za-z]+|[{}$\s]', '', p)) < 20:
             continue
@@ -477,8 +477,9 @@ class Book:
         for l in labels:
             self._label(chap, l, env)
         slide_body = re.sub(r'\x01CAPTION\d+\x01', '', body)
-        figs = re.findall(r'\\gnuplotfig\{([^}]*)\}', body)
-        body = re.sub(r'\\gnuplotfig\{([^}]*)\}', r'\n\n\\htmlimg{\1}\n\n', body)
+        # a plot (gnuplot) or a diagram (TikZ): each is an SVG of its name
+        figs = re.findall(r'\\(?:gnuplot|tikz)fig\{([^}]*)\}', body)
+        body = re.sub(r'\\(?:gnuplot|tikz)fig\{([^}]*)\}', r'\n\n\\htmlimg{\1}\n\n', body)
         body = re.sub(r'\\(?:begin|end)\{(?:bilingual|center)\}', '', body)
         cb = self._box(kind='caption', id=None,
                        number=self.w[env].format(number) if number else None)
