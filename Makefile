@@ -12,7 +12,7 @@
 # programs            build/bin/chNN-*, appA-matrix; build/libattn.a          mk/programs.mk
 # debug               build/debug/bin/: #line into the .nw, ASan+UBSan        mk/programs.mk
 # check-clang         the C compiles with clang -Werror too                   mk/programs.mk
-# figures             build/fig/*.tex from build/data/*.dat (gnuplot)         mk/figures.mk
+# figures             build/fig/*.tex: plots (gnuplot), diagrams (TikZ)       mk/figures.mk
 # pdf                 build/book-{zh,en,bilingual}.pdf (latexmk)              mk/pdf.mk
 # zh, en, bilingual   one of them                                             mk/pdf.mk
 # html                build/html/{zh,en}/index.html (not in all)              tools/html.mk

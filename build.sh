@@ -19,7 +19,7 @@ packages=(
     gnuplot-nox                         # figures (cairolatex terminal)
     libcriterion-dev                    # C unit tests
     python3 python3-numpy python3-torch # independent reference numbers in tests
-    poppler-utils                       # pdftotext, pdftoppm: the PDF tests
+    poppler-utils                       # pdftotext, pdftoppm: the PDF tests; pdftocairo: TikZ diagrams as SVG
     pandoc                              # the HTML edition and slides
     chromium                            # tests/test_html.py opens every page headless
     python3-pytest python3-pytest-xdist # the test runner, on both cores
@@ -31,7 +31,7 @@ packages=(
     bubblewrap                          # the grader's sandbox
     stress-ng hyperfine                 # loaded test runs; make bench timings
     biber texlive-bibtex-extra          # the bibliography (biblatex, GB/T 7714 style)
-    texlive-pictures                    # TikZ diagrams
+    texlive-pictures                    # TikZ diagrams (standalone.cls, for their SVG: texlive-latex-extra)
 )
 
 missing=()

@@ -46,9 +46,10 @@ $(B)/fig/%-zh.tex $(B)/fig/%-en.tex $(B)/fig/%-bilingual.tex: \
 	$(Q)mkdir -p $(@D)
 	$(Q)for e in zh en bilingual; do \
 	    $(PYTHON) tools/tikzfig.py tex $$e $< $(B)/fig/$*-$$e.tex || exit 1; done
-FIG_TEX += $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
+# (Only the PDFs read them: the slides show no diagram yet.)
+TIKZ_TEX := $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
 
-figures: $(FIG_TEX)
+figures: $(FIG_TEX) $(TIKZ_TEX)
 
 # \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
 # program (once per distinct command) and sets the section verbatim

@@ -33,7 +33,7 @@ $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
 	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
 
 $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex tex/book.tex tex/attnbook.sty tex/book.bib \
-                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(EXCERPT_TEX)
+                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
 	$(Q)tools/latex.sh $(B) $* $(if $(Q),,-v)
