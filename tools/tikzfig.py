@@ -23,7 +23,6 @@ only words in two languages:
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,9 +31,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 sys.path.insert(0, os.path.join(TOP, 'tools'))
 import chunknames  # noqa: E402
-from nwbook.tex import arguments  # noqa: E402
+from nwbook.tex import replace_macro  # noqa: E402
 
-MACRO = re.compile(r'\\(figbox|figtext|figchunk|figref)(?![A-Za-z])')
 NARGS = {'figbox': 2, 'figtext': 2, 'figchunk': 1, 'figref': 1}
 
 
@@ -54,36 +52,31 @@ def chunk(name, edition):
 
 
 def expand(text, edition, ref):
-    """text with the figure's macros replaced for one edition."""
-    out, i = [], 0
-    while True:
-        m = MACRO.search(text, i)
-        if not m:
-            out.append(text[i:])
-            return ''.join(out)
-        out.append(text[i:m.start()])
-        if re.search(r'\\[A-Za-z]+$', ''.join(out[-1:])):
-            out.append('{}')        # ends the control word before it (\\quad)
-        name = m.group(1)
-        args, j = arguments(text, m.end(), NARGS[name])
-        if args is None:
+    """text with the figure's macros replaced for one edition (their
+    arguments first, so that one may hold another)."""
+    def bilingual(name, zh, en):
+        if edition != 'bilingual':
+            return zh if edition == 'zh' else en
+        if name == 'figbox':
+            return r'%s\\{\color{entext}%s}' % (zh, en)
+        return r'%s\ /\ {\color{entext}%s}' % (zh, en)
+
+    def one(name):
+        def fn(*args):
+            args = [expand(a, edition, ref) for a in args]
+            if name in ('figbox', 'figtext'):
+                return bilingual(name, *args)
+            return chunk(args[0], edition) if name == 'figchunk' else ref(args[0])
+        return fn
+
+    def bad(name):
+        def on_bad(pos):
             raise SystemExit('tikzfig.py: \\%s needs %d arguments' % (name, NARGS[name]))
-        args = [expand(a, edition, ref) for a in args]
-        if name in ('figbox', 'figtext'):
-            zh, en = args
-            if edition == 'zh':
-                out.append(zh)
-            elif edition == 'en':
-                out.append(en)
-            elif name == 'figbox':
-                out.append(r'%s\\{\color{entext}%s}' % (zh, en))
-            else:
-                out.append(r'%s\ /\ {\color{entext}%s}' % (zh, en))
-        elif name == 'figchunk':
-            out.append(chunk(args[0], edition))
-        else:
-            out.append(ref(args[0]))
-        i = j
+        return on_bad
+
+    for name in NARGS:
+        text = replace_macro(text, name, NARGS[name], one(name), on_bad=bad(name))
+    return text
 
 
 def picture(src, edition, ref):
@@ -123,7 +116,6 @@ STANDALONE = r'''\documentclass[border=3pt]{standalone}
 \setCJKmainfont{\attnfontcjkmain}[ItalicFont=\attnfontcjksans]
 \setCJKmonofont{\attnfontcjkmono}
 \setmonofont{\attnfontmono}[Scale=\attnfontmonoscale]
-\definecolor{entext}{RGB}{24,54,110}
 \usepackage{tikz}
 \usetikzlibrary{arrows.meta,fit,positioning}
 \begin{document}
