@@ -32,7 +32,7 @@ $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
 
-$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex tex/book.tex tex/attnbook.sty tex/book.bib \
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/chapterdeps.tex tex/book.tex tex/attnbook.sty tex/book.bib \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)

@@ -64,7 +64,12 @@ check-forward: $(B)/forward.ok
 $(B)/forward.ok: $(CHAPTERS) tools/forward_use.py
 	$(call msg,CHECK,no code used before it is defined)
 	$(Q)mkdir -p $(B)
-	$(Q)$(PYTHON) tools/forward_use.py $(FORWARD_PREREQ:%=--prerequisite %) $(CHAPTERS)
+	$(Q)$(PYTHON) tools/forward_use.py $(FORWARD_PREREQ:%=--prerequisite %) \
+	    --deps $(B)/chapterdeps.tex.tmp $(CHAPTERS)
+	$(Q)$(call replace_if_changed,$(B)/chapterdeps.tex)
 	$(Q)touch $@
+# The same reading gives the preface's roadmap which earlier chapters each
+# chapter's code builds on (\attndeps in tex/attnbook.sty).
+$(B)/chapterdeps.tex: $(B)/forward.ok ;
 
 .PHONY: tangle check-tangle check-lang check-forward

@@ -156,3 +156,26 @@ def test_bad_arguments_exit_2():
     assert rc == 2 and out == '' and 'no-such-chapter.nw' in err, (rc, err)
     rc, out, err = check(['chapters/01-why-attention.nw'], ['chapters/02-attention.nw'])
     assert rc == 2 and '--prerequisite' in err, (rc, err)
+
+
+def test_deps_lists_the_earlier_chapters_each_chapter_uses():
+    """--deps (the preface's roadmap): chapter 2 calls chapter 1's function
+    and the prerequisite's, chapter 3 extends chapter 2's chunk and includes
+    chapter 1's header; worked out by hand from the three files below."""
+    core = '\\chapter{Core}\n\\label{app:core}\n<<code/core.h>>=\nvoid core(void);\n@\n'
+    one = ('\\chapter{One}\n\\label{ch:one}\n<<code/one.h>>=\nvoid one(void);\n@\n'
+           '<<code/one.c>>=\n#include "one.h"\nvoid one(void) {}\n@\n')
+    two = ('\\chapter{Two}\n\\label{ch:two}\n<<code/two.c>>=\n#include "core.h"\n'
+           '#include "one.h"\n<<two body>>\n@\n<<two body>>=\nint main(void) { core(); one(); return 0; }\n@\n')
+    three = ('\\chapter{Three}\n\\label{ch:three}\n<<code/three.c>>=\n#include "one.h"\n'
+             'int three(void) { return 0; }\n@\n<<two body>>=\n/* one() in a comment */\n@\n')
+    with tempfile.TemporaryDirectory(prefix='attn-deps-') as d:
+        paths = write_book(d, {'01-one.nw': one, '02-two.nw': two, '03-three.nw': three,
+                               '90-core.nw': core})
+        out = os.path.join(d, 'deps.tex')
+        rc, _, err = check(['--deps', out] + paths, [paths[3]])
+        assert rc == 0, err
+        lines = [l for l in open(out, encoding='utf-8').read().splitlines()
+                 if not l.startswith('%')]
+    assert lines == ['\\attndeps{ch:one}{}', '\\attndeps{ch:two}{\\ref{ch:one}}',
+                     '\\attndeps{ch:three}{\\ref{ch:one}, \\ref{ch:two}}'], lines

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """No code is used before it is defined.
 
-    forward_use.py [--prerequisite FILE.nw]... FILE.nw ...
+    forward_use.py [--prerequisite FILE.nw]... [--deps OUT.tex] FILE.nw ...
 
 reads the chapters in book order (the order given) and fails, with one line
 per offence naming the chunk, its chapter and the identifier, whenever code
@@ -26,6 +26,10 @@ first identifier followed by one of ( [ ) = , ; or the end).  A `static`
 definition is seen only from its own file; anything else (a header's
 prototypes, a library's functions) from everywhere.  Identifiers after . or
 ->, inside comments, strings and character constants are not uses.
+With --deps, a clean book also gives OUT.tex, for the preface's roadmap:
+for each chapter, the earlier chapters whose definitions its code uses (a
+name the file defines itself, such as every program's main, is no such use;
+adding to an earlier chapter's chunk is).
 Exit status: 0 clean, 1 forward uses found, 2 bad input.
 """
 import bisect
@@ -102,6 +106,12 @@ class Book:
                 n += 1
                 self.order[p] = n
         self.title = {p: chapter_title(p, i) for i, p in enumerate(paths)}
+        self.uses = set()                     # (p, q): position p uses q < p
+
+    def note_use(self, p, q):
+        """Code read at position p uses something first defined at q."""
+        if 0 < q < p:
+            self.uses.add((p, q))
 
     def name_of(self, position):
         return next(self.title[p] for p in self.paths if self.order[p] == position)
@@ -138,8 +148,10 @@ def expand(book, root, offences):
     def walk(name, stack, indent):
         if name in stack:
             return
+        start, _ = book.first(name, root)
         for piece in book.pieces[name]:
             p = book.position(piece.path, root)
+            book.note_use(p, start)          # a chapter adding to an earlier chunk
             for no, text in piece.body:
                 refs = list(CHUNK_REF.finditer(text))
                 if not refs:
@@ -151,6 +163,7 @@ def expand(book, root, offences):
                     if ref not in book.pieces:
                         continue         # noroots / notangle report these
                     q, first = book.first(ref, root)
+                    book.note_use(p, q)
                     if q > p:
                         offences.add((piece.path, no, piece.name, p,
                                       'chunk <<%s>>' % ref, first.path, first.line, q))
@@ -328,17 +341,18 @@ def check(book):
             piece, no = origin[toks[a][2]]
             pos = book.position(piece.path, root)
             for name in names:
-                defs.setdefault(name, []).append((pos, None if header else root, piece, no))
+                defs.setdefault(name, []).append((pos, None if header else root, piece, no, root))
             for name in objects:
                 defs.setdefault(name, []).append(
-                    (pos, root if static and not header else None, piece, no))
+                    (pos, root if static and not header else None, piece, no, root))
         for kind, text, li in toks:
             if kind == 'pp':
                 m = DEFINE.match(text)
                 if m and not m.group(1).endswith('_H'):
                     piece, no = origin[li]
                     defs.setdefault(m.group(1), []).append(
-                        (book.position(piece.path, root), None if header else root, piece, no))
+                        (book.position(piece.path, root), None if header else root, piece, no,
+                         root))
     for root, (toks, origin) in files.items():
         for a, (kind, text, li) in enumerate(toks):
             piece, no = origin[li]
@@ -347,6 +361,7 @@ def check(book):
                 m = INCLUDE.match(text)
                 if m and 'code/' + m.group(1) in book.pieces:
                     q, first = book.first('code/' + m.group(1), 'code/' + m.group(1))
+                    book.note_use(p, q)
                     if q > p:
                         offences.add((piece.path, no, piece.name, p,
                                       '#include "%s"' % m.group(1), first.path, first.line, q))
@@ -362,18 +377,27 @@ def check(book):
                 seen = [d for d in defs.get(name, ()) if d[1] in (None, root)]
                 if not seen:
                     continue
-                q, _, dpiece, dno = min(seen, key=lambda d: d[0])
+                q, _, dpiece, dno, _ = min(seen, key=lambda d: d[0])
+                # A name this file defines itself (every program's main)
+                # is no use of another chapter.
+                own = [d[0] for d in seen if d[4] == root]
+                book.note_use(p, min(own) if own else q)
                 if q > p:
                     offences.add((piece.path, no, piece.name, p, name, dpiece.path, dno, q))
     return offences
 
 
 def main(argv):
-    prereq, paths = [], []
+    prereq, paths, deps = [], [], None
     args = iter(argv[1:])
     for a in args:
         if a == '--prerequisite':
             prereq.append(next(args, ''))
+        elif a == '--deps':
+            deps = next(args, '')
+            if not deps:
+                sys.stderr.write('forward_use: --deps needs a file name\n')
+                return 2
         elif a.startswith('-'):
             sys.stderr.write('forward_use: unknown option %s\n' % a)
             return 2
@@ -400,7 +424,45 @@ def main(argv):
         sys.stderr.write('%s:%d: %s: <<%s>> uses %s, first defined in %s (%s:%d)\n'
                          % (path, no, where(path, p), chunk, what,
                             where(dpath, q), dpath, dno))
-    return 1 if first else 0
+    if first:
+        return 1
+    if deps:
+        try:
+            write_deps(book, deps)
+        except OSError as e:
+            sys.stderr.write('forward_use: %s: %s\n' % (deps, e.strerror))
+            return 2
+    return 0
+
+
+LABEL = re.compile(r'\\label\{((?:ch|app):[^}]*)\}')
+
+
+def chapter_label(path):
+    """The \\label{ch:...} or \\label{app:...} that follows the file's \\chapter."""
+    with open(path, encoding='utf-8') as f:
+        m = LABEL.search(f.read())
+    if not m:
+        sys.stderr.write('forward_use: %s: no \\label{ch:...} after its \\chapter\n' % path)
+        sys.exit(2)
+    return m.group(1)
+
+
+def write_deps(book, out):
+    """For the preface's roadmap: which earlier chapters' code each chapter's
+    code uses, as TeX: \\attndeps{ch:mha}{\\ref{ch:attention}} for each
+    chapter, in book order.  The appendices read as prerequisites are left
+    out (every chapter uses them)."""
+    path_at = {book.order[p]: p for p in book.paths if book.order[p] > 0}
+    lines = ['% Generated by tools/forward_use.py --deps from the chapters\' code:',
+             '% for each chapter, the earlier chapters whose definitions its code uses.']
+    for p in sorted(path_at):
+        used = sorted(q for (a, q) in book.uses if a == p)
+        lines.append('\\attndeps{%s}{%s}' % (
+            chapter_label(path_at[p]),
+            ', '.join('\\ref{%s}' % chapter_label(path_at[q]) for q in used)))
+    with open(out, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(lines) + '\n')
 
 
 if __name__ == '__main__':

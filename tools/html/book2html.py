@@ -984,6 +984,11 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
         index_blocks.append({'t': 'Header', 'c': [2, ['references', [], []],
                                                    text_inlines(ed.w['references'])]})
         index_blocks.append(RawB(bibliography_html(ed, entries)))
+    # The copyright page of the PDFs (book.toml), at the foot of the contents.
+    m = nwbook.meta.load()['book']
+    index_blocks.append(RawB('<footer class="colophon"><p>© %s %s</p><p>%s</p><p>%s</p></footer>' % (
+        html.escape(m['year']), html.escape(m['authors'][lang]),
+        html.escape(m['licence'][lang]), html.escape(m['colophon'][lang]))))
     tocs = [toc_blocks(ch, bl) for ch, bl in zip(chapters, built)]
     allpages = [index_blocks] + built + tocs
     for n, bl in enumerate(allpages):

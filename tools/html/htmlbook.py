@@ -83,6 +83,21 @@ def display_name(name, lang):
     return name
 
 
+def chapter_deps(path):
+    """build/chapterdeps.tex (tools/forward_use.py --deps): label -> the
+    LaTeX that \\chapterdeps{label} prints."""
+    deps = {}
+    try:
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                m = re.match(r'\\attndeps\{([^{}]*)\}\{(.*)\}$', line.rstrip('\n'))
+                if m:
+                    deps[m.group(1)] = m.group(2)
+    except OSError:
+        pass                    # then every \chapterdeps is a warning
+    return deps
+
+
 # ---------------------------------------------------------------------------
 # The book, walked in order; every number is LaTeX's (tools/nwbook/aux.py)
 
@@ -142,7 +157,9 @@ class Book:
         """auxfile: the .aux of this language's PDF (build/book-LANG.aux)."""
         self.src = source
         self.lang = lang
-        self.nums = aux.Numbers(auxfile or os.path.join(meta.TOP, 'build', 'book-%s.aux' % lang))
+        auxfile = auxfile or os.path.join(meta.TOP, 'build', 'book-%s.aux' % lang)
+        self.nums = aux.Numbers(auxfile)
+        self.deps = chapter_deps(os.path.join(os.path.dirname(auxfile), 'chapterdeps.tex'))
         self.w = WORDS[lang]
         self.figdir = figdir        # build/fig: numbers files \gnuplotfig'd outside figures
         self.chapters = []
@@ -151,6 +168,14 @@ class Book:
         self.warnings = []
         self._marks = []            # (mark, lines) of each \\htmlslide{N}
         self._number()
+
+    def _deps(self, m):
+        """\\chapterdeps{LABEL}, as tex/attnbook.sty expands it."""
+        if m.group(1) not in self.deps:
+            self.warnings.append('\\chapterdeps{%s}: no such chapter in chapterdeps.tex'
+                                 % m.group(1))
+            return '?'
+        return self.deps[m.group(1)] or '---'
 
     # The walk over the whole book, in order.
     def _number(self):
@@ -169,6 +194,7 @@ class Book:
             text = SLIDE_MARK.sub(self._mark, text)
             text = strip_comments(text)
             text = resolve_language(text, self.lang)
+            text = re.sub(r'\\chapterdeps\{([^{}]*)\}', self._deps, text)
             # Split at \chapter; what comes before the first one (\appendix,
             # \mainmatter) only changes the state.
             pieces = re.split(r'(?=\\chapter(?![A-Za-z]))', text)

@@ -20,7 +20,8 @@ LANGS = ('zh', 'en')
 PAIR = object()
 SCHEMA = {
     'book': {'title': PAIR, 'subtitle': PAIR, 'fulltitle': PAIR, 'tagline': PAIR,
-             'authors': PAIR, 'bilingual': str},
+             'authors': PAIR, 'bilingual': str, 'year': str, 'licence': PAIR,
+             'colophon': PAIR},
     'fonts': dict.fromkeys(('cjkmain', 'cjksans', 'cjkmono', 'mono', 'sans', 'monoscale'), str),
     'machinery': dict.fromkeys(('exercise', 'references', 'chunkindex', 'chunkindexnote',
                                 'identindex', 'identindexnote'), PAIR),
