@@ -118,7 +118,7 @@ static int conv_layers_to_connect(int n, int k, int dilated)
         if (dilated && dilation < n)
             dilation *= k;
     }
-    mat_free(&x), mat_free(&y), mat_free(&ones);
+    mat_free(&x); mat_free(&y); mat_free(&ones);
     return layers;
 }
 
@@ -131,7 +131,7 @@ static int attention_layers_to_connect(int n, Rng *rng)
     Matrix w = mat_new(1, n), y = mat_new(1, D);
     selfattn_row(y.data, w.data, x.data, n - 1, n, D);  /* position n's row */
     int connected = w.data[0] > 0.0;
-    mat_free(&x), mat_free(&w), mat_free(&y);
+    mat_free(&x); mat_free(&w); mat_free(&y);
     return connected;
 }
 
@@ -171,11 +171,11 @@ static int rnn_rounds_to_connect(int n)
         parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data,
                        n, D);
         Matrix swap = cur;
-        cur = next, next = swap;
+        cur = next; next = swap;
         rounds++;
     }
-    mat_free(&x), mat_free(&cur), mat_free(&next);
-    mat_free(&w), mat_free(&u), mat_free(&b);
+    mat_free(&x); mat_free(&cur); mat_free(&next);
+    mat_free(&w); mat_free(&u); mat_free(&b);
     return rounds;
 }
 
@@ -195,15 +195,15 @@ static void rnn_forgetting(int n, Rng *rng, int *rounds, int *last_changed)
         parallel_round(next.data, cur.data, x.data, w.data, u.data, b.data,
                        n, D);
         Matrix swap = cur;
-        cur = next, next = swap;
+        cur = next; next = swap;
         ++*rounds;
     } while (max_abs_diff(cur.data, h.data, (size_t)n * D) != 0.0
              && *rounds <= n);
     x.data[0] += 1.0;
     rnn_forward(next.data, x.data, w.data, u.data, b.data, n, D, D);
     *last_changed = last_difference(&h, &next);
-    mat_free(&x), mat_free(&w), mat_free(&u), mat_free(&b);
-    mat_free(&h), mat_free(&cur), mat_free(&next);
+    mat_free(&x); mat_free(&w); mat_free(&u); mat_free(&b);
+    mat_free(&h); mat_free(&cur); mat_free(&next);
 }
 
 static void print_connect_header(void)
@@ -260,8 +260,8 @@ static double linrnn_forms_differ(Rng *rng)
     linrnn_kernel(kern.data, a.data, bm.data, N, D, D);
     conv1d_forward(h_conv.data, x.data, kern.data, NULL, N, D, D, N, 1);
     double diff = max_abs_diff(h_rec.data, h_conv.data, (size_t)N * D);
-    mat_free(&x), mat_free(&a), mat_free(&bm), mat_free(&kern);
-    mat_free(&h_rec), mat_free(&h_conv);
+    mat_free(&x); mat_free(&a); mat_free(&bm); mat_free(&kern);
+    mat_free(&h_rec); mat_free(&h_conv);
     return diff;
 }
 
@@ -298,8 +298,8 @@ static Bench bench_new(int n_max, int d, Rng *rng)
 
 static void bench_free(Bench *B)
 {
-    mat_free(&B->x), mat_free(&B->y), mat_free(&B->weights);
-    mat_free(&B->w), mat_free(&B->u), mat_free(&B->b), mat_free(&B->conv_w);
+    mat_free(&B->x); mat_free(&B->y); mat_free(&B->weights);
+    mat_free(&B->w); mat_free(&B->u); mat_free(&B->b); mat_free(&B->conv_w);
 }
 
 static void run_attention(const Bench *B)
@@ -427,8 +427,8 @@ static void print_permuted_diffs(const Matrix *x, const Matrix *px,
     rnn_forward(f_px.data, px->data, w.data, u.data, b.data, N, D, D);
     printf(CLI_TR("recurrent      %10.3g\n", "循环层         %10.3g\n"),
            permuted_diff(&f_px, &f_x, perm));
-    mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&cw);
-    mat_free(&weights), mat_free(&f_x), mat_free(&f_px);
+    mat_free(&w); mat_free(&u); mat_free(&b); mat_free(&cw);
+    mat_free(&weights); mat_free(&f_x); mat_free(&f_px);
 }
 
 /* Reverse the rows of a random X (n = 6, d = 4), run each layer on X and on
@@ -444,7 +444,7 @@ static void permutation_check(Rng *rng)
                D * sizeof(double));
     }
     print_permuted_diffs(&x, &px, perm, rng);
-    mat_free(&x), mat_free(&px);
+    mat_free(&x); mat_free(&px);
 }
 
 static void demo(Rng *rng)
@@ -524,7 +524,7 @@ static void run_conv_files(const Options *o)
     conv1d_forward(y.data, x.data, w.data, b.data, x.rows, x.cols, w.cols,
                    w.rows / x.cols, (int)o->dilation);
     mat_write(stdout, &y);
-    mat_free(&x), mat_free(&w), mat_free(&b), mat_free(&y);
+    mat_free(&x); mat_free(&w); mat_free(&b); mat_free(&y);
 }
 
 static void run_rnn_files(const Options *o)
@@ -547,7 +547,7 @@ static void run_rnn_files(const Options *o)
     rnn_forward(h.data, x.data, w.data, u.data, b.data, x.rows, x.cols,
                 w.cols);
     mat_write(stdout, &h);
-    mat_free(&x), mat_free(&w), mat_free(&u), mat_free(&b), mat_free(&h);
+    mat_free(&x); mat_free(&w); mat_free(&u); mat_free(&b); mat_free(&h);
 }
 
 static void run_linear_rnn_files(const Options *o)
@@ -577,7 +577,7 @@ static void run_linear_rnn_files(const Options *o)
         linrnn_forward(h.data, x.data, a.data, bm.data, x.rows, x.cols, a.cols);
     }
     mat_write(stdout, &h);
-    mat_free(&x), mat_free(&a), mat_free(&bm), mat_free(&h);
+    mat_free(&x); mat_free(&a); mat_free(&bm); mat_free(&h);
 }
 
 static void run_self_attention_file(const Options *o)
@@ -590,7 +590,7 @@ static void run_self_attention_file(const Options *o)
     Matrix y = mat_new(x.rows, x.cols), w = mat_new(x.rows, x.rows);
     selfattn_forward(y.data, w.data, x.data, x.rows, x.cols);
     mat_write(stdout, &y);
-    mat_free(&x), mat_free(&y), mat_free(&w);
+    mat_free(&x); mat_free(&y); mat_free(&w);
 }
 
 int main(int argc, char **argv)

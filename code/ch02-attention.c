@@ -377,7 +377,7 @@ static void attention_of_files(const char *qpath, const char *kpath,
                          qpath, i + 1);
     }
     mat_write(stdout, want_weights ? &w : &out);
-    mat_free(&q), mat_free(&k), mat_free(&v), mat_free(&out), mat_free(&w);
+    mat_free(&q); mat_free(&k); mat_free(&v); mat_free(&out); mat_free(&w);
 }
 
 enum { DEMO, DATA, FIGURE };

@@ -195,9 +195,9 @@ static void sentence_input(double *x, Rng *rng)
         double *x_p = x + p * D;    /* [word | position | features | content] */
         for (int c = 0; c < DK; c++)
             x_p[c] = emb[word_of[p]][c];
-        x_p[4] = cos(theta * p), x_p[5] = sin(theta * p);
-        x_p[6] = cos(2 * theta * p), x_p[7] = sin(2 * theta * p);
-        x_p[8] = 1.0, x_p[9] = noun[p], x_p[10] = x_p[11] = 0.0;
+        x_p[4] = cos(theta * p); x_p[5] = sin(theta * p);
+        x_p[6] = cos(2 * theta * p); x_p[7] = sin(2 * theta * p);
+        x_p[8] = 1.0; x_p[9] = noun[p]; x_p[10] = x_p[11] = 0.0;
         rng_fill_normal(rng, x_p + 12, DK, 0.0, 1.0);
     }
 }
@@ -220,9 +220,9 @@ static void sentence_heads(double *w_q, double *w_k, Rng *rng)
                                    { 0, 0, c2, -s2 }, { 0, 0, s2, c2 } };
     double ask_const[DK][DK] = { { a, 0, 0, 0 } };           /* row 0: constant 1 */
     double offer_noun[DK][DK] = { { 0 }, { a, 0, 0, 0 } };   /* row 1: noun flag */
-    set_block(w_q, 0, scaled_id), set_block(w_k, 0, scaled_id);
-    set_block(w_q, 1, rotate_back), set_block(w_k, 1, scaled_id);
-    set_block(w_q, 2, ask_const), set_block(w_k, 2, offer_noun);
+    set_block(w_q, 0, scaled_id); set_block(w_k, 0, scaled_id);
+    set_block(w_q, 1, rotate_back); set_block(w_k, 1, scaled_id);
+    set_block(w_q, 2, ask_const); set_block(w_k, 2, offer_noun);
     double noise[DK][DK];               /* head 4: any keys, no question */
     rng_fill_normal(rng, &noise[0][0], DK * DK, 0.0, 1.0);
     set_block(w_k, 3, noise);
@@ -388,9 +388,10 @@ static void data_mode(const struct Options *o)
     free(work);
     free(mask);
     mat_free(&dout);
-    mat_free(&out), mat_free(&wts), mat_free(&q), mat_free(&k), mat_free(&v);
-    for (int n = 0; n < 4; n++)
-        mat_free(&w[n]), mat_free(&b[n]);
+    mat_free(&out); mat_free(&wts); mat_free(&q); mat_free(&k); mat_free(&v);
+    for (int n = 0; n < 4; n++) {
+        mat_free(&w[n]); mat_free(&b[n]);
+    }
 }
 
 int main(int argc, char **argv)

@@ -356,15 +356,15 @@ static void data_mode(const struct Options *o)
             attention_masked_backward(dq.data, dk.data, dv.data, dw.data, dout.data,
                                       w.data, q.data, k.data, v.data, s_q, s_k, d_k,
                                       d_v, kappa);
-            printf("# dL/dQ\n"), mat_write(stdout, &dq);
-            printf("# dL/dK\n"), mat_write(stdout, &dk);
-            printf("# dL/dV\n"), mat_write(stdout, &dv);
-            mat_free(&dq), mat_free(&dk), mat_free(&dv), mat_free(&dw);
+            printf("# dL/dQ\n"); mat_write(stdout, &dq);
+            printf("# dL/dK\n"); mat_write(stdout, &dk);
+            printf("# dL/dV\n"); mat_write(stdout, &dv);
+            mat_free(&dq); mat_free(&dk); mat_free(&dv); mat_free(&dw);
         }
     else
         mat_write(stdout, o->weights ? &w : &out);
     free(mask);
-    mat_free(&out), mat_free(&w), mat_free(&q), mat_free(&k), mat_free(&v);
+    mat_free(&out); mat_free(&w); mat_free(&q); mat_free(&k); mat_free(&v);
     mat_free(&dout);
 }
 

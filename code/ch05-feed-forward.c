@@ -79,11 +79,11 @@ static double affine_defect(NetFn *net, const Ffn *f, const double *a,
     double *fb = xcalloc(N * D, sizeof *fb), *fm = xcalloc(N * D, sizeof *fm);
     for (size_t i = 0; i < (size_t)N * D; i++)
         m[i] = 0.5 * (a[i] + b[i]);
-    net(fa, a, f, h), net(fb, b, f, h), net(fm, m, f, h);
+    net(fa, a, f, h); net(fb, b, f, h); net(fm, m, f, h);
     double defect = 0.0;
     for (size_t i = 0; i < (size_t)N * D; i++)
         defect = fmax(defect, fabs(fm[i] - 0.5 * (fa[i] + fb[i])));
-    free(m), free(fa), free(fb), free(fm);
+    free(m); free(fa); free(fb); free(fm);
     return defect;
 }
 
@@ -111,7 +111,7 @@ static void show_position_wise(const Ffn *f, const double *x, const double *y)
                   "改变位置 %d 的输入，改变的输出位置是："),
            CHANGED);
     print_changed_rows(y, y2, N, D);
-    free(h), free(y2), free(x2);
+    free(h); free(y2); free(x2);
 }
 
 static void show_convolutions(const Ffn *f, const double *x, const double *y)
@@ -123,7 +123,7 @@ static void show_convolutions(const Ffn *f, const double *x, const double *y)
     printf(CLI_TR("conv(k=1) -> ReLU -> conv(k=1) vs FFN: max |diff| = %.3g\n",
                   "conv(k=1) -> ReLU -> conv(k=1) 与前馈网络：max |差| = %.3g\n"),
            max_abs_diff(y, yc, (size_t)N * D));
-    free(hc), free(yc);
+    free(hc); free(yc);
 }
 
 static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
@@ -139,7 +139,7 @@ static void show_wider_kernel(const Ffn *f, const double *x, Rng *rng)
     printf(CLI_TR("with a first kernel of size 3, the same change reaches positions:",
                   "第一个卷积核宽度为 3 时，同样的改变波及的位置是："));
     print_changed_rows(y3, y3c, N, D);
-    free(w3), free(hc), free(y3), free(y3c), free(x2);
+    free(w3); free(hc); free(y3); free(y3c); free(x2);
 }
 
 static void show_collapse(const Ffn *f, const double *x)
@@ -156,7 +156,7 @@ static void show_collapse(const Ffn *f, const double *x)
     printf(CLI_TR("(x W1 + b1) W2 + b2 vs x (W1 W2) + (b1 W2 + b2): max |diff| = %.3g\n",
                   "(x W1 + b1) W2 + b2 与 x (W1 W2) + (b1 W2 + b2)：max |差| = %.3g\n"),
            max_abs_diff(z, zc, (size_t)N * D));
-    free(h), free(z), free(zc), free(w12), free(b12);
+    free(h); free(z); free(zc); free(w12); free(b12);
 }
 
 static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
@@ -168,7 +168,7 @@ static void show_affine_defect(const Ffn *f, const double *x, Rng *rng)
                   "仿射缺陷 max |f((a+b)/2) - (f(a)+f(b))/2|：不带 ReLU 为 %.3g，"
                   "带 ReLU 为 %.3g\n"), affine_defect(net_without_relu, f, x, xb, h),
            affine_defect(net_with_relu, f, x, xb, h));
-    free(xb), free(h);
+    free(xb); free(h);
 }
 
 static void show_parameter_counts(void)
@@ -233,7 +233,7 @@ static void demo(void)
     show_parameter_counts();
     printf(CLI_TR("\n## LayerNorm (eps = %g)\n", "\n## 层归一化（eps = %g）\n"), LAYERNORM_EPS);
     show_layernorm();
-    ffn_free(&f), free(x), free(y), free(h);
+    ffn_free(&f); free(x); free(y); free(h);
 }
 
 enum { SN = 32, SD = 64, SFF = 256, RUNS = 16 }; /* n, d_model, d_ff, stacks */
@@ -262,7 +262,7 @@ static void one_stack(Rng *rng, int layers, double *post, double *pre)
         post[l] += mean_square(x, (size_t)SN * SD);
         pre[l] += mean_square(xpre, (size_t)SN * SD);
     }
-    ffn_free(&f), free(x), free(xpre), free(y), free(h), free(work);
+    ffn_free(&f); free(x); free(xpre); free(y); free(h); free(work);
 }
 
 static void depth_sweep(int layers, uint64_t seed)
@@ -279,7 +279,7 @@ static void depth_sweep(int layers, uint64_t seed)
     for (int l = 0; l <= layers; l++)
         printf("%d %.6f %.6f %.6f\n", l, post[l] / RUNS, pre[l] / RUNS,
                pre[0] / RUNS + 0.5 * l);
-    free(post), free(pre);
+    free(post); free(pre);
 }
 
 typedef struct {
@@ -380,7 +380,7 @@ static void print_ffn_output(const Ffn *f, const Matrix *x,
         ffn_forward(f, y.data, h.data, x->data, n);
     }
     mat_write(stdout, &y);
-    mat_free(&y), mat_free(&h), mat_free(&work);
+    mat_free(&y); mat_free(&h); mat_free(&work);
 }
 
 static void print_ffn_gradients(const Ffn *f, const Matrix *x, const Matrix *dy)
@@ -392,13 +392,13 @@ static void print_ffn_gradients(const Ffn *f, const Matrix *x, const Matrix *dy)
     Ffn g = { d, dff, dw1.data, db1.data, dw2.data, db2.data };
     ffn_forward(f, y.data, h.data, x->data, n);
     ffn_backward(f, &g, dx.data, dh.data, dy->data, x->data, h.data, n);
-    printf("# dL/dX\n"), mat_write(stdout, &dx);
-    printf("# dL/dW1\n"), mat_write(stdout, &dw1);
-    printf("# dL/db1\n"), mat_write(stdout, &db1);
-    printf("# dL/dW2\n"), mat_write(stdout, &dw2);
-    printf("# dL/db2\n"), mat_write(stdout, &db2);
-    mat_free(&y), mat_free(&h), mat_free(&dx), mat_free(&dh);
-    mat_free(&dw1), mat_free(&db1), mat_free(&dw2), mat_free(&db2);
+    printf("# dL/dX\n"); mat_write(stdout, &dx);
+    printf("# dL/dW1\n"); mat_write(stdout, &dw1);
+    printf("# dL/db1\n"); mat_write(stdout, &db1);
+    printf("# dL/dW2\n"); mat_write(stdout, &dw2);
+    printf("# dL/db2\n"); mat_write(stdout, &db2);
+    mat_free(&y); mat_free(&h); mat_free(&dx); mat_free(&dh);
+    mat_free(&dw1); mat_free(&db1); mat_free(&dw2); mat_free(&db2);
 }
 
 static void ffn_mode(const Options *o)
@@ -421,7 +421,7 @@ static void ffn_mode(const Options *o)
         print_ffn_gradients(&f, &x, &dy);
     else
         print_ffn_output(&f, &x, o->residual);
-    mat_free(&x), mat_free(&w1), mat_free(&b1), mat_free(&w2), mat_free(&b2);
+    mat_free(&x); mat_free(&w1); mat_free(&b1); mat_free(&w2); mat_free(&b2);
     mat_free(&dy);
 }
 
@@ -434,10 +434,10 @@ static void print_layernorm_gradients(const LayerNorm *ln, const Matrix *x,
     LayerNorm g = { x->cols, dgamma.data, dbeta.data, 0.0 };
     layernorm_backward(ln, &g, dx.data, dy->data, x->data, mean->data,
                        rstd->data, x->rows);
-    printf("# dL/dX\n"), mat_write(stdout, &dx);
-    printf("# dL/dgamma\n"), mat_write(stdout, &dgamma);
-    printf("# dL/dbeta\n"), mat_write(stdout, &dbeta);
-    mat_free(&dx), mat_free(&dgamma), mat_free(&dbeta);
+    printf("# dL/dX\n"); mat_write(stdout, &dx);
+    printf("# dL/dgamma\n"); mat_write(stdout, &dgamma);
+    printf("# dL/dbeta\n"); mat_write(stdout, &dbeta);
+    mat_free(&dx); mat_free(&dgamma); mat_free(&dbeta);
 }
 
 static void layernorm_mode(const char *xf, const char *dyf)
@@ -453,7 +453,7 @@ static void layernorm_mode(const char *xf, const char *dyf)
         print_layernorm_gradients(&ln, &x, &dy, &mean, &rstd);
     else
         mat_write(stdout, &y);
-    mat_free(&x), mat_free(&dy), mat_free(&y), mat_free(&mean), mat_free(&rstd);
+    mat_free(&x); mat_free(&dy); mat_free(&y); mat_free(&mean); mat_free(&rstd);
 }
 
 int main(int argc, char **argv)

@@ -72,7 +72,7 @@ static TinyModel *tiny_model_new(Rng *rng)
 
 static void tiny_model_free(TinyModel *m)
 {
-    encoder_layer_free(&m->enc), decoder_layer_free(&m->dec), free(m);
+    encoder_layer_free(&m->enc); decoder_layer_free(&m->dec); free(m);
 }
 
 enum { SEQ = 128, VOCAB = 1000 };     /* the sequence and the vocabulary */
@@ -104,10 +104,10 @@ static double score_variance(const double *x, const double *wq,
         for (int j = 0; j < SEQ; j++)
             if (i != j) {
                 double v = s[(size_t)i * SEQ + j] / sqrt(DK);
-                sum += v, sumsq += v * v;
+                sum += v; sumsq += v * v;
             }
     double pairs = (double)SEQ * (SEQ - 1), m = sum / pairs;
-    free(q), free(k), free(s);
+    free(q); free(k); free(s);
     return sumsq / pairs - m * m;
 }
 
@@ -189,7 +189,7 @@ static void show_relative_positions(void)
                array_dot(pe, pe + (size_t)k * DM, DM),
                array_dot(pe + 150 * DM, pe + (size_t)(150 + k) * DM, DM));
     }
-    free(pe), free(m), free(shifted);
+    free(pe); free(m); free(shifted);
 }
 
 static void show_tied_logits(Rng *rng)
@@ -211,7 +211,7 @@ static void show_tied_logits(Rng *rng)
                "W_e ~ %-11s logits 的均方 %8.3f，最大概率的均值 %.4f\n"),
                init == 0 ? "N(0, 1/512):" : "N(0, 1):", ms, top);
     }
-    free(y), free(we), free(logits);
+    free(y); free(we); free(logits);
 }
 
 typedef struct {
@@ -240,7 +240,7 @@ static Scale measure_scale(Rng *rng, int d)
     s.scaled_sum = mean_square(x, nd);
     s.pe = mean_square(pe, nd);
     s.pe_var = s.pe - array_mean(pe, nd) * array_mean(pe, nd);
-    free(we), free(pe), free(x);
+    free(we); free(pe); free(x);
     return s;
 }
 
@@ -284,7 +284,7 @@ static void show_score_variance(Rng *rng)
                       "%-*s x 的均方 %.3f，得分的方差 %.3f\n"), CLI_W(27, what), what,
                mean_square(x, (size_t)SEQ * DM), score_variance(x, wq, wk));
     }
-    free(we), free(pe), free(x), free(wq), free(wk);
+    free(we); free(pe); free(x); free(wq); free(wk);
 }
 
 static void print_params(const ModelConfig *c)
@@ -402,8 +402,8 @@ static void print_attention_weights(const MhaWeights *p)
 
 static void print_ffn_weights(const Ffn *f)
 {
-    print_named("W1", f->w1, XD, XFF), print_named("b1", f->b1, 1, XFF);
-    print_named("W2", f->w2, XFF, XD), print_named("b2", f->b2, 1, XD);
+    print_named("W1", f->w1, XD, XFF); print_named("b1", f->b1, 1, XFF);
+    print_named("W2", f->w2, XFF, XD); print_named("b2", f->b2, 1, XD);
 }
 
 static void dump_example(void)

@@ -50,8 +50,9 @@ static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
         int *src = b.src + (size_t)i * b.src_len;
         int *tin = b.tgt_in + (size_t)i * b.tgt_len, *tout = b.tgt_out + (size_t)i * b.tgt_len;
         tin[0] = TOK_BOS;
-        for (int j = 0; j < n; j++)
-            src[j] = x[j], tin[j + 1] = y[j], tout[j] = y[j];
+        for (int j = 0; j < n; j++) {
+            src[j] = x[j]; tin[j + 1] = y[j]; tout[j] = y[j];
+        }
         tout[n] = TOK_EOS;
     }
     return b;
@@ -92,7 +93,7 @@ static void exact_match(Model *m, const TaskSpec *t, int n, long trained,
         int ok = got == len && memcmp(out, y, (size_t)len * sizeof *y) == 0;
         uint64_t f = fingerprint(x, len);
         int new = !bsearch(&f, seen, (size_t)trained, sizeof *seen, compare_u64);
-        *right += ok, *unseen += new, *unseen_right += new && ok;
+        *right += ok; *unseen += new; *unseen_right += new && ok;
         if (show && i < shown) {
             fprintf(show, "#   ");
             for (int j = 0; j < len; j++) fprintf(show, "%d ", x[j] - 3);
@@ -197,9 +198,10 @@ static void translate_record_line(const char *line)
             en = i < nw ? record_words[i][0] : model_profile_name[i - nw];
             size_t wl = strlen(en);
             if (strncmp(t, en, wl) == 0 && !isalnum((unsigned char)t[wl])
-                && (t == text || !isalnum((unsigned char)t[-1])))
-                zh = i < nw ? record_words[i][1] : model_profile_name_zh[i - nw],
+                && (t == text || !isalnum((unsigned char)t[-1]))) {
+                zh = i < nw ? record_words[i][1] : model_profile_name_zh[i - nw];
                 column = i >= nw || record_words[i][2][0];
+            }
         }
         if (!zh) {
             putchar(*t++);
@@ -386,8 +388,8 @@ static Options parse_options(int argc, char **argv)
                    : strcmp(opts.compare, "scale") == 0 ? COMPARE_SCALE : COMPARE_NORM,
     };
     if (cli_options_given() == 0) {
-        o.task.symbols = 8, o.task.max_len = 8, o.cfg.dropout = 0.0, o.cfg.smoothing = 0.0;
-        o.batch = 16, o.steps = 120, o.curve = 20, o.eval = 0, o.factor = 0.5;
+        o.task.symbols = 8; o.task.max_len = 8; o.cfg.dropout = 0.0; o.cfg.smoothing = 0.0;
+        o.batch = 16; o.steps = 120; o.curve = 20; o.eval = 0; o.factor = 0.5;
     }
     if (o.task.min_len > o.task.max_len)
         cli_fail(CLI_TR("--min-len %d is greater than --max-len %d",
@@ -480,8 +482,9 @@ static void bench(Model *m, const Options *o)
 {
     double *ms = xcalloc((size_t)o->bench, sizeof *ms);
     for (long k = 0; k < 2 + o->bench; k++) {
-        if (k == 2)
-            model_profile_reset(), model_profiling = o->profile;
+        if (k == 2) {
+            model_profile_reset(); model_profiling = o->profile;
+        }
         Batch b = make_batch(&o->task, 0, k, o->batch);
         double t0 = now_s();
         model_train_step(m, &b, o->warmup, o->factor);
@@ -624,7 +627,7 @@ int main(int argc, char **argv)
         char err[512];
         if (model_load(&m, o.resume, &o.cfg, err, sizeof err) != 0)
             cli_fail("--resume %s", err);
-        m.cfg.dropout = o.cfg.dropout, m.cfg.smoothing = o.cfg.smoothing;
+        m.cfg.dropout = o.cfg.dropout; m.cfg.smoothing = o.cfg.smoothing;
     } else
         m = model_new(&o.cfg, o.task.seed);
     if (o.grad_file)

@@ -323,11 +323,11 @@ static TrainPlan train_plan(int full)
     p.cfg = (TransformerConfig){ .vocab = NUM_VOCAB, .d_model = 32, .heads = 4,
         .d_ff = 64, .layers = 2, .max_len = SRC_LEN, .norm = POST_NORM,
         .scale_scores = 1, .dropout = 0.0, .smoothing = 0.1 };
-    p.steps = 400, p.warmup = 100, p.batch = 32, p.factor = 1.0;
+    p.steps = 400; p.warmup = 100; p.batch = 32; p.factor = 1.0;
     if (full) {
-        p.cfg.d_model = 64, p.cfg.d_ff = 256;
-        p.steps = FULL_STEPS, p.warmup = 800, p.batch = 64, p.factor = 0.7;
-        p.seconds = 540, p.eval_every = 1000, p.average = 5;
+        p.cfg.d_model = 64; p.cfg.d_ff = 256;
+        p.steps = FULL_STEPS; p.warmup = 800; p.batch = 64; p.factor = 0.7;
+        p.seconds = 540; p.eval_every = 1000; p.average = 5;
     }
     return p;
 }
@@ -529,12 +529,12 @@ static Score evaluate(Model *m, const NumSplit *s, int to_chinese, int beam, int
         sc.perplexity = exp(nll / (double)tokens);
     for (int i = 0; i < n; i++)
         free(ref[i]);
-    if (keep)
-        sc.hyp = hyp, sc.len = hl;
-    else {
+    if (keep) {
+        sc.hyp = hyp; sc.len = hl;
+    } else {
         for (int i = 0; i < n; i++)
             free(hyp[i]);
-        free(hyp), free(hl);
+        free(hyp); free(hl);
     }
     free(ref); free(rl); free(memory); free(logits); free(logp);
     return sc;
@@ -596,8 +596,9 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
             double acc = accuracy(&m, &val);
             if (p->average)
                 memcpy(ring + (size_t)(kept++ % p->average) * n, m.params, n * sizeof *ring);
-            if (acc > best_acc)
-                best_acc = acc, best_step = step, memcpy(best, m.params, n * sizeof *best);
+            if (acc > best_acc) {
+                best_acc = acc; best_step = step; memcpy(best, m.params, n * sizeof *best);
+            }
             if (tty)
                 fprintf(stderr, "\r");
             printf(CLI_TR("step %ld: loss %.4f, validation exact match (greedy) %.2f%%, %.0f s\n",
@@ -625,8 +626,9 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
             printf(CLI_TR("mean of the last %d evaluated weights: validation exact match %.2f%%\n",
                           "最后 %d 次评估的权重取平均：验证集完全匹配率 %.2f%%\n"),
                    k, 100.0 * acc);
-            if (acc >= best_acc)
-                best_acc = acc, best_step = -1;
+            if (acc >= best_acc) {
+                best_acc = acc; best_step = -1;
+            }
         }
         if (best_step > 0) {
             memcpy(m.params, best, n * sizeof *best);
@@ -641,7 +643,7 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
     if (model_save(&m, save_path, err, sizeof err) != 0)
         cli_fail("%s", err);
     printf("\n");
-    free(best), free(ring);
+    free(best); free(ring);
     batch_free(&b);
     num_split_free(&s);
     model_free(&m);

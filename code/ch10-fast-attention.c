@@ -207,7 +207,7 @@ static void attend_naive(float *out, const float *q, const float *k,
     attention_masked(od, w, qd, kd, vd, mask, s_q, s_k, d_k, d_v, kappa);
     for (size_t i = 0; i < (size_t)s_q * d_v; i++)
         out[i] = (float)od[i];
-    free(qd), free(kd), free(vd), free(od), free(w), free(mask);
+    free(qd); free(kd); free(vd); free(od); free(w); free(mask);
 }
 
 static double *to_double(const float *x, size_t n)
@@ -307,8 +307,9 @@ static double triad_gbs(int threads, double seconds)
     const long n = 1L << 22;
     double *a = xcalloc(n, sizeof *a), *b = xcalloc(n, sizeof *b);
     double *c = xcalloc(n, sizeof *c), best = 0.0;
-    for (long i = 0; i < n; i++)
-        a[i] = 0.0, b[i] = 1.0, c[i] = 2.0;
+    for (long i = 0; i < n; i++) {
+        a[i] = 0.0; b[i] = 1.0; c[i] = 2.0;
+    }
     for (double t0 = now(), reps = 0; reps < 3 || now() - t0 < seconds; reps++) {
         double t1 = now();
         OMP_PARALLEL(threads)
@@ -320,7 +321,7 @@ static double triad_gbs(int threads, double seconds)
         double gbs = 24.0 * n / (now() - t1) / 1e9;
         best = gbs > best ? gbs : best;
     }
-    free(a), free(b), free(c);
+    free(a); free(b); free(c);
     return best;
 }
 
@@ -346,9 +347,10 @@ static void bench(const char *variant, int s, int d, int causal, int threads,
             double t = now(), c = cpu_now();
             attend(variant, out, q, k, v, s, s, d, d, 1, causal,
                    1.0f / sqrtf((float)d), threads);
-            t = now() - t, c = cpu_now() - c;
-            if (t < best)
-                best = t, best_cpu = c;
+            t = now() - t; c = cpu_now() - c;
+            if (t < best) {
+                best = t; best_cpu = c;
+            }
             if (now() - start > budget && run >= 1)
                 break;
             if (t > 2.0)                        /* long runs: once is enough */
@@ -358,7 +360,7 @@ static void bench(const char *variant, int s, int d, int causal, int threads,
                causal, threads, best, useful_flops(s, d, causal) / best / 1e9,
                peak_rss_mib(), fa_isa(), best_cpu);
     }
-    free(q), free(k), free(v), free(out);
+    free(q); free(k); free(v); free(out);
 }
 
 /* The peak resident memory of this program.  getrusage's ru_maxrss would
@@ -456,8 +458,9 @@ static void measure_short(Record *rec)
                  "average when the measurement began)", load[0]);
     if (f)
         fclose(f);
-    for (int t = 1; t <= 2; t++)
-        rec->peak[t] = peak_gflops(t, 0.1), rec->bandwidth[t] = triad_gbs(t, 0.1);
+    for (int t = 1; t <= 2; t++) {
+        rec->peak[t] = peak_gflops(t, 0.1); rec->bandwidth[t] = triad_gbs(t, 0.1);
+    }
     for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
         char variant[16];
         int s, causal, threads;
@@ -627,8 +630,9 @@ static void plot_data(const char *path)
         int any = 0;
         for (int s = 256; s <= 16384; s *= 4) {
             const Run *r = find_run(&rec, variants[i], s, 0, 1);
-            if (r)
-                printf("%d %g %g\n", s, gflops_idle(r), r->rss_mib), any = 1;
+            if (r) {
+                printf("%d %g %g\n", s, gflops_idle(r), r->rss_mib); any = 1;
+            }
         }
         if (!any)                       /* keeps the block, so the indices hold */
             printf("256 NaN NaN\n");
@@ -675,17 +679,18 @@ static void demo_accuracy(void)
             ref += expl(x[j] - mref);
         float fm = -INFINITY, f2 = 0.0f, f1 = 0.0f, f1m = -INFINITY;
         double dm = -INFINITY, d2 = 0.0, d1 = 0.0, d1m = -INFINITY;
-        for (int j = 0; j < n; j++)                         /* pass 1 of 2: the maximum */
-            fm = fmaxf(fm, (float)x[j]), dm = fmax(dm, x[j]);
+        for (int j = 0; j < n; j++) {                       /* pass 1 of 2: the maximum */
+            fm = fmaxf(fm, (float)x[j]); dm = fmax(dm, x[j]);
+        }
         for (int j = 0; j < n; j++) {                       /* pass 2 of 2 */
             f2 += expf((float)x[j] - fm);
             d2 += exp(x[j] - dm);
         }
         for (int j = 0; j < n; j++) {                       /* one pass, equation (online) */
             float fnew = fmaxf(f1m, (float)x[j]);
-            f1 = f1 * expf(f1m - fnew) + expf((float)x[j] - fnew), f1m = fnew;
+            f1 = f1 * expf(f1m - fnew) + expf((float)x[j] - fnew); f1m = fnew;
             double dnew = fmax(d1m, x[j]);
-            d1 = d1 * exp(d1m - dnew) + exp(x[j] - dnew), d1m = dnew;
+            d1 = d1 * exp(d1m - dnew) + exp(x[j] - dnew); d1m = dnew;
         }
         /* all four are relative to the same maximum, so they compare with ref */
         printf("%9d %13.2Le %13.2Le %13.2Le %13.2Le\n", n, fabsl(f2 - ref) / ref,
@@ -755,7 +760,7 @@ static void demo_against_book(void)
         printf("%5d %5d %3d %3d %*s  %18.2e  %16.2e  %9d\n", s_q, s_k, d_k, d_v,
                cli_zh() ? 7 : 6, causal ? CLI_TR("yes", "是") : CLI_TR("no", "否"), diff,
                error_bound(q, k, v, s_q, s_k, d_k, d_v, kappa), zero_rows);
-        free(q), free(k), free(v), free(a), free(b);
+        free(q); free(k); free(v); free(a); free(b);
     }
     printf("\n");
 }
@@ -786,7 +791,7 @@ static void demo_kv_cache(void)
                   "%d 步之后缓存占 %zu 字节（键和值，2 t d 个 float）\n\n"),
            T, (size_t)2 * T * D * sizeof(float));
     kv_free(&cache);
-    free(q), free(k), free(v), free(full);
+    free(q); free(k); free(v); free(full);
 }
 
 static void demo_threads(void)
@@ -804,7 +809,7 @@ static void demo_threads(void)
     printf(CLI_TR("s = %d, %d heads, causal: 1 thread and 2 threads bit-identical: %s\n\n",
                   "s = %d，%d 个头，因果：1 个线程与 2 个线程的结果逐位相同：%s\n\n"),
            S, H, same ? CLI_TR("yes", "是") : CLI_TR("no", "否"));
-    free(q), free(k), free(v), free(a), free(b);
+    free(q); free(k); free(v); free(a); free(b);
 }
 
 static void data_mode(const struct Options *o)
@@ -836,8 +841,8 @@ static void data_mode(const struct Options *o)
     for (size_t i = 0; i < (size_t)s_q * H * d_v; i++)
         mo.data[i] = out[i];
     mat_write(stdout, &mo);
-    free(q), free(k), free(v), free(out);
-    mat_free(&mq), mat_free(&mk), mat_free(&mv), mat_free(&mo);
+    free(q); free(k); free(v); free(out);
+    mat_free(&mq); mat_free(&mk); mat_free(&mv); mat_free(&mo);
 }
 
 static float *to_float(const Matrix *m)

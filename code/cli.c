@@ -264,7 +264,7 @@ static int template_match(const char *t, const char *p, const char **cap, int *l
         if (k >= 8)
             return 0;
         for (int n = 1; t[n - 1]; n++) {
-            cap[k] = t, len[k] = n;
+            cap[k] = t; len[k] = n;
             if (template_match(t + n, p + 2, cap, len, k + 1))
                 return 1;
         }
@@ -283,10 +283,11 @@ int cli_translate_line(const char *text, const char *const table[][2], size_t n)
         if (!template_match(text, table[i][0], cap, len, 0))
             continue;
         for (const char *z = table[i][1]; *z; z++)
-            if (z[0] == '%' && z[1] == 's')
-                printf("%.*s", len[k], cap[k]), k++, z++;
-            else
+            if (z[0] == '%' && z[1] == 's') {
+                printf("%.*s", len[k], cap[k]); k++; z++;
+            } else {
                 putchar(*z);
+            }
         putchar('\n');
         return 1;
     }

@@ -164,7 +164,7 @@ static void fa_rows_baseline(float *out, const float *q, const float *k,
         SIMD
         for (int t = 0; t < d_v; t++)
             u[r * d_v + t] = 0.0f;
-        m[r] = -INFINITY, l[r] = 0.0f;
+        m[r] = -INFINITY; l[r] = 0.0f;
     }
     for (int r = n; r < (n + 3) / 4 * 4; r++)    /* rows the 4-row blocks overrun */
         for (int t = 0; t < d_k; t++)
@@ -199,7 +199,7 @@ static void fa_rows_baseline(float *out, const float *q, const float *k,
             const float m_new = mx > m[r] ? mx : m[r];
             const float alpha = fa_exp_inline(m[r] - m_new);   /* 0 on the first tile */
             const float sum = exp_shift_sum(sr, nc, m_new);     /* sr[c] = exp(sr[c] - m) */
-            l[r] = alpha * l[r] + sum, m[r] = m_new;
+            l[r] = alpha * l[r] + sum; m[r] = m_new;
             SIMD
             for (int t = 0; t < d_v; t++)
                 ur[t] *= alpha;
@@ -250,7 +250,7 @@ static void fa_rows_avx2(float *out, const float *q, const float *k,
         SIMD
         for (int t = 0; t < d_v; t++)
             u[r * d_v + t] = 0.0f;
-        m[r] = -INFINITY, l[r] = 0.0f;
+        m[r] = -INFINITY; l[r] = 0.0f;
     }
     for (int r = n; r < (n + 3) / 4 * 4; r++)    /* rows the 4-row blocks overrun */
         for (int t = 0; t < d_k; t++)
@@ -285,7 +285,7 @@ static void fa_rows_avx2(float *out, const float *q, const float *k,
             const float m_new = mx > m[r] ? mx : m[r];
             const float alpha = fa_exp_inline(m[r] - m_new);   /* 0 on the first tile */
             const float sum = exp_shift_sum(sr, nc, m_new);     /* sr[c] = exp(sr[c] - m) */
-            l[r] = alpha * l[r] + sum, m[r] = m_new;
+            l[r] = alpha * l[r] + sum; m[r] = m_new;
             SIMD
             for (int t = 0; t < d_v; t++)
                 ur[t] *= alpha;
@@ -373,7 +373,7 @@ KvCache kv_new(int cap, int d_k, int d_v)
 
 void kv_free(KvCache *c)
 {
-    free(c->k), free(c->v), free(c->scratch);
+    free(c->k); free(c->v); free(c->scratch);
     memset(c, 0, sizeof *c);
 }
 

@@ -25,7 +25,7 @@ static struct {
 /* Range t of T over 0..n-1. */
 static void par_range(int t, int T, int n, int *lo, int *hi)
 {
-    *lo = (int)((long)n * t / T), *hi = (int)((long)n * (t + 1) / T);
+    *lo = (int)((long)n * t / T); *hi = (int)((long)n * (t + 1) / T);
 }
 
 static void *par_worker(void *arg)
@@ -85,8 +85,8 @@ void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx)
             fn(ctx, 0, n);
         return;
     }
-    pool.fn = fn, pool.ctx = ctx, pool.n = n;
-    pool.active = T, pool.pending = T - 1, pool.job++;
+    pool.fn = fn; pool.ctx = ctx; pool.n = n;
+    pool.active = T; pool.pending = T - 1; pool.job++;
     pthread_cond_broadcast(&pool.go);
     pthread_mutex_unlock(&pool.mu);
     int lo, hi;
@@ -182,28 +182,29 @@ gemm_block(double *c, const double *a, const double *b, int k, int m, int i0,
 {
     const double *ar[MR];
     double *cr[MR];
-    for (int r = 0; r < MR; r++)
-        ar[r] = a + (size_t)(i0 + r) * k, cr[r] = c + (size_t)(i0 + r) * m + j0;
+    for (int r = 0; r < MR; r++) {
+        ar[r] = a + (size_t)(i0 + r) * k; cr[r] = c + (size_t)(i0 + r) * m + j0;
+    }
     v4d s00 = { 0, 0, 0, 0 }, s01 = s00, s10 = s00, s11 = s00;
     v4d s20 = s00, s21 = s00, s30 = s00, s31 = s00, b0, b1;
     if (acc) {
-        LOAD4(s00, cr[0]), LOAD4(s01, cr[0] + 4);
-        LOAD4(s10, cr[1]), LOAD4(s11, cr[1] + 4);
-        LOAD4(s20, cr[2]), LOAD4(s21, cr[2] + 4);
-        LOAD4(s30, cr[3]), LOAD4(s31, cr[3] + 4);
+        LOAD4(s00, cr[0]); LOAD4(s01, cr[0] + 4);
+        LOAD4(s10, cr[1]); LOAD4(s11, cr[1] + 4);
+        LOAD4(s20, cr[2]); LOAD4(s21, cr[2] + 4);
+        LOAD4(s30, cr[3]); LOAD4(s31, cr[3] + 4);
     }
     for (int p = p0; p < p1; p++) {
         const double *bp = b + (size_t)p * m + j0;
-        LOAD4(b0, bp), LOAD4(b1, bp + 4);
+        LOAD4(b0, bp); LOAD4(b1, bp + 4);
         GEMM_BLOCK_STEP(0);
         GEMM_BLOCK_STEP(1);
         GEMM_BLOCK_STEP(2);
         GEMM_BLOCK_STEP(3);
     }
-    STORE4(cr[0], s00), STORE4(cr[0] + 4, s01);
-    STORE4(cr[1], s10), STORE4(cr[1] + 4, s11);
-    STORE4(cr[2], s20), STORE4(cr[2] + 4, s21);
-    STORE4(cr[3], s30), STORE4(cr[3] + 4, s31);
+    STORE4(cr[0], s00); STORE4(cr[0] + 4, s01);
+    STORE4(cr[1], s10); STORE4(cr[1] + 4, s11);
+    STORE4(cr[2], s20); STORE4(cr[2] + 4, s21);
+    STORE4(cr[3], s30); STORE4(cr[3] + 4, s31);
 }
 
 /* A ragged edge block of rows x cols, the same sums one at a time. */

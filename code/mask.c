@@ -122,10 +122,11 @@ unsigned char *mask_from_options(const char *mask_arg,
             mask_load("--key-padding", key_padding_arg, 1, s_k);
         unsigned char *pad = xcalloc((size_t)s_q * s_k, 1);
         mask_padding(pad, valid, s_q, s_k);
-        if (mask)
-            mask_and(mask, pad, s_q, s_k), free(pad);
-        else
+        if (mask) {
+            mask_and(mask, pad, s_q, s_k); free(pad);
+        } else {
             mask = pad;
+        }
         free(valid);
     }
     return mask;

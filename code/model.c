@@ -64,21 +64,21 @@ static double *take(Carver *cv, size_t n)
 static void carve_attn(Carver *cv, AttnBlock *a, int d)
 {
     size_t dd = (size_t)d * d;
-    a->w_q = take(cv, dd), a->b_q = take(cv, d);
-    a->w_k = take(cv, dd), a->b_k = take(cv, d);
-    a->w_v = take(cv, dd), a->b_v = take(cv, d);
-    a->w_o = take(cv, dd), a->b_o = take(cv, d);
+    a->w_q = take(cv, dd); a->b_q = take(cv, d);
+    a->w_k = take(cv, dd); a->b_k = take(cv, d);
+    a->w_v = take(cv, dd); a->b_v = take(cv, d);
+    a->w_o = take(cv, dd); a->b_o = take(cv, d);
 }
 
 static void carve_norm(Carver *cv, NormBlock *n, int d)
 {
-    n->gamma = take(cv, d), n->beta = take(cv, d);
+    n->gamma = take(cv, d); n->beta = take(cv, d);
 }
 
 static void carve_ffn(Carver *cv, FfnBlock *f, int d, int d_ff)
 {
-    f->w1 = take(cv, (size_t)d * d_ff), f->b1 = take(cv, d_ff);
-    f->w2 = take(cv, (size_t)d_ff * d), f->b2 = take(cv, d);
+    f->w1 = take(cv, (size_t)d * d_ff); f->b1 = take(cv, d_ff);
+    f->w2 = take(cv, (size_t)d_ff * d); f->b2 = take(cv, d);
 }
 
 /* Lay the views v out over block (NULL: only count); returns the count. */
@@ -89,16 +89,16 @@ static size_t carve_params(ModelViews *v, double *block, const TransformerConfig
     v->embedding = take(&cv, (size_t)c->vocab * d);
     for (int l = 0; l < c->layers; l++) {
         EncoderBlock *e = &v->enc[l];
-        carve_attn(&cv, &e->self, d), carve_norm(&cv, &e->norm1, d);
-        carve_ffn(&cv, &e->ffn, d, c->d_ff), carve_norm(&cv, &e->norm2, d);
+        carve_attn(&cv, &e->self, d); carve_norm(&cv, &e->norm1, d);
+        carve_ffn(&cv, &e->ffn, d, c->d_ff); carve_norm(&cv, &e->norm2, d);
     }
     for (int l = 0; l < c->layers; l++) {
         DecoderBlock *e = &v->dec[l];
-        carve_attn(&cv, &e->self, d), carve_norm(&cv, &e->norm1, d);
-        carve_attn(&cv, &e->cross, d), carve_norm(&cv, &e->norm2, d);
-        carve_ffn(&cv, &e->ffn, d, c->d_ff), carve_norm(&cv, &e->norm3, d);
+        carve_attn(&cv, &e->self, d); carve_norm(&cv, &e->norm1, d);
+        carve_attn(&cv, &e->cross, d); carve_norm(&cv, &e->norm2, d);
+        carve_ffn(&cv, &e->ffn, d, c->d_ff); carve_norm(&cv, &e->norm3, d);
     }
-    carve_norm(&cv, &v->enc_final, d), carve_norm(&cv, &v->dec_final, d);
+    carve_norm(&cv, &v->enc_final, d); carve_norm(&cv, &v->dec_final, d);
     return cv.used;
 }
 
@@ -111,14 +111,15 @@ static void xavier(Rng *r, double *w, int fan_in, int fan_out)
 
 static void init_attn(Rng *r, const AttnBlock *a, int d)
 {
-    xavier(r, a->w_q, d, d), xavier(r, a->w_k, d, d);
-    xavier(r, a->w_v, d, d), xavier(r, a->w_o, d, d);
+    xavier(r, a->w_q, d, d); xavier(r, a->w_k, d, d);
+    xavier(r, a->w_v, d, d); xavier(r, a->w_o, d, d);
 }
 
 static void init_norm(const NormBlock *n, int d)
 {
-    for (int j = 0; j < d; j++)
-        n->gamma[j] = 1.0, n->beta[j] = 0.0;
+    for (int j = 0; j < d; j++) {
+        n->gamma[j] = 1.0; n->beta[j] = 0.0;
+    }
 }
 
 Model model_new(const TransformerConfig *c, uint64_t seed)
@@ -147,16 +148,16 @@ Model model_new(const TransformerConfig *c, uint64_t seed)
     for (int l = 0; l < L; l++) {
         EncoderBlock *e = &m.p.enc[l];
         init_attn(&r, &e->self, d);
-        xavier(&r, e->ffn.w1, d, c->d_ff), xavier(&r, e->ffn.w2, c->d_ff, d);
-        init_norm(&e->norm1, d), init_norm(&e->norm2, d);
+        xavier(&r, e->ffn.w1, d, c->d_ff); xavier(&r, e->ffn.w2, c->d_ff, d);
+        init_norm(&e->norm1, d); init_norm(&e->norm2, d);
     }
     for (int l = 0; l < L; l++) {
         DecoderBlock *e = &m.p.dec[l];
-        init_attn(&r, &e->self, d), init_attn(&r, &e->cross, d);
-        xavier(&r, e->ffn.w1, d, c->d_ff), xavier(&r, e->ffn.w2, c->d_ff, d);
-        init_norm(&e->norm1, d), init_norm(&e->norm2, d), init_norm(&e->norm3, d);
+        init_attn(&r, &e->self, d); init_attn(&r, &e->cross, d);
+        xavier(&r, e->ffn.w1, d, c->d_ff); xavier(&r, e->ffn.w2, c->d_ff, d);
+        init_norm(&e->norm1, d); init_norm(&e->norm2, d); init_norm(&e->norm3, d);
     }
-    init_norm(&m.p.enc_final, d), init_norm(&m.p.dec_final, d);
+    init_norm(&m.p.enc_final, d); init_norm(&m.p.dec_final, d);
     rng_seed(&m.rng, seed ^ 0x5DEECE66Du);
     m.pe = xcalloc((size_t)c->max_len * d, sizeof *m.pe);
     positional_encoding(m.pe, c->max_len, d);
@@ -213,7 +214,7 @@ Batch batch_new(int size, int src_len, int tgt_len)
 
 void batch_free(Batch *b)
 {
-    free(b->src), free(b->tgt_in), free(b->tgt_out);
+    free(b->src); free(b->tgt_in); free(b->tgt_out);
     *b = (Batch){ 0, 0, 0, NULL, NULL, NULL };
 }
 
@@ -282,9 +283,9 @@ static void carve_attn_cache(Carver *cv, AttnCache *a, int B, int h, int sq, int
 
 static void carve_sub(Carver *cv, SubCache *s, size_t rows, int d)
 {
-    s->u = take(cv, rows * d), s->mean_u = take(cv, rows), s->rstd_u = take(cv, rows);
-    s->f = take(cv, rows * d), s->mask = take(cv, rows * d), s->s = take(cv, rows * d);
-    s->mean = take(cv, rows), s->rstd = take(cv, rows), s->y = take(cv, rows * d);
+    s->u = take(cv, rows * d); s->mean_u = take(cv, rows); s->rstd_u = take(cv, rows);
+    s->f = take(cv, rows * d); s->mask = take(cv, rows * d); s->s = take(cv, rows * d);
+    s->mean = take(cv, rows); s->rstd = take(cv, rows); s->y = take(cv, rows * d);
 }
 
 static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig *cf,
@@ -294,14 +295,14 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
     int d = cf->d_model, h = cf->heads, V = cf->vocab;
     size_t rs = (size_t)B * S, rt = (size_t)B * T, rmax = rs > rt ? rs : rt;
     int smax = S > T ? S : T, wide = d > cf->d_ff ? d : cf->d_ff;
-    c->src_emb.e = take(&cv, rs * d), c->src_emb.mask = take(&cv, rs * d);
+    c->src_emb.e = take(&cv, rs * d); c->src_emb.mask = take(&cv, rs * d);
     c->src_emb.x = take(&cv, rs * d);
-    c->tgt_emb.e = take(&cv, rt * d), c->tgt_emb.mask = take(&cv, rt * d);
+    c->tgt_emb.e = take(&cv, rt * d); c->tgt_emb.mask = take(&cv, rt * d);
     c->tgt_emb.x = take(&cv, rt * d);
     for (int l = 0; l < cf->layers; l++) {
         EncCache *e = &c->enc[l];
         carve_attn_cache(&cv, &e->attn, B, h, S, S, d);
-        carve_sub(&cv, &e->sub[0], rs, d), carve_sub(&cv, &e->sub[1], rs, d);
+        carve_sub(&cv, &e->sub[0], rs, d); carve_sub(&cv, &e->sub[1], rs, d);
         e->h = take(&cv, rs * cf->d_ff);
     }
     for (int l = 0; l < cf->layers; l++) {
@@ -312,19 +313,19 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
             carve_sub(&cv, &e->sub[i], rt, d);
         e->h = take(&cv, rt * cf->d_ff);
     }
-    c->enc_final.y = take(&cv, rs * d), c->enc_final.mean = take(&cv, rs);
+    c->enc_final.y = take(&cv, rs * d); c->enc_final.mean = take(&cv, rs);
     c->enc_final.rstd = take(&cv, rs);
-    c->dec_final.y = take(&cv, rt * d), c->dec_final.mean = take(&cv, rt);
+    c->dec_final.y = take(&cv, rt * d); c->dec_final.mean = take(&cv, rt);
     c->dec_final.rstd = take(&cv, rt);
     c->dmemory = take(&cv, rs * d);
-    c->logits = take(&cv, rt * V), c->probs = take(&cv, rt * V);
+    c->logits = take(&cv, rt * V); c->probs = take(&cv, rt * V);
     c->dlogits = take(&cv, rt * V);
-    c->dx = take(&cv, rmax * wide), c->dy = take(&cv, rmax * wide);
-    c->dtmp = take(&cv, rmax * wide), c->dbuf = take(&cv, rmax * wide);
-    c->dy2 = take(&cv, rmax * d), c->dy3 = take(&cv, rmax * d);
+    c->dx = take(&cv, rmax * wide); c->dy = take(&cv, rmax * wide);
+    c->dtmp = take(&cv, rmax * wide); c->dbuf = take(&cv, rmax * wide);
+    c->dy2 = take(&cv, rmax * d); c->dy3 = take(&cv, rmax * d);
     c->dscore = take(&cv, (size_t)B * h * smax);
-    c->dq = take(&cv, rmax * d), c->dk = take(&cv, rmax * d);
-    c->dv = take(&cv, rmax * d), c->dconcat = take(&cv, rmax * d);
+    c->dq = take(&cv, rmax * d); c->dk = take(&cv, rmax * d);
+    c->dv = take(&cv, rmax * d); c->dconcat = take(&cv, rmax * d);
     size_t wk = rmax * wide;
     if ((size_t)d * cf->d_ff > wk) wk = (size_t)d * cf->d_ff;
     if ((size_t)V * d > wk) wk = (size_t)V * d;
@@ -368,19 +369,19 @@ static ModelCache *cache_for(Model *m, int B, int S, int T)
     }
     c->tgt_in = c->src + (size_t)B * S;
     c->tgt_out = c->tgt_in + (size_t)B * T;
-    c->B = B, c->S = S, c->T = T;
+    c->B = B; c->S = S; c->T = T;
     return c;
 }
 
 void model_free(Model *m)
 {
     if (m->cache) {
-        free(m->cache->block), free(m->cache->enc_mask);
-        free(m->cache->enc), free(m->cache->dec), free(m->cache->src);
+        free(m->cache->block); free(m->cache->enc_mask);
+        free(m->cache->enc); free(m->cache->dec); free(m->cache->src);
         free(m->cache);
     }
-    free(m->p.enc), free(m->p.dec), free(m->g.enc), free(m->g.dec);
-    free(m->params), free(m->grads), free(m->adam_m), free(m->adam_v), free(m->pe);
+    free(m->p.enc); free(m->p.dec); free(m->g.enc); free(m->g.dec);
+    free(m->params); free(m->grads); free(m->adam_m); free(m->adam_v); free(m->pe);
     memset(m, 0, sizeof *m);
 }
 
@@ -438,10 +439,10 @@ static void row_dots(double *x, const double *u, const double *k, int n, int dk,
         const double *k0 = k + (size_t)s * d, *k1 = k0 + d, *k2 = k1 + d, *k3 = k2 + d;
         double x0 = 0.0, x1 = 0.0, x2 = 0.0, x3 = 0.0;
         for (int c = 0; c < dk; c++) {
-            x0 += u[c] * k0[c], x1 += u[c] * k1[c];
-            x2 += u[c] * k2[c], x3 += u[c] * k3[c];
+            x0 += u[c] * k0[c]; x1 += u[c] * k1[c];
+            x2 += u[c] * k2[c]; x3 += u[c] * k3[c];
         }
-        x[s] = x0, x[s + 1] = x1, x[s + 2] = x2, x[s + 3] = x3;
+        x[s] = x0; x[s + 1] = x1; x[s + 2] = x2; x[s + 3] = x3;
     }
     for (; s < n; s++) {
         double x0 = 0.0;
@@ -535,7 +536,7 @@ static void attn_forward(Model *m, const AttnBlock *p, AttnCache *a, double *out
                          int sk, const unsigned char *mask)
 {
     int d = m->cfg.d_model, h = m->cfg.heads;
-    a->xq = xq, a->xkv = xkv;
+    a->xq = xq; a->xkv = xkv;
     linear_forward(a->q, xq, p->w_q, p->b_q, B * sq, d, d);
     linear_forward(a->k, xkv, p->w_k, p->b_k, B * sk, d, d);
     linear_forward(a->v, xkv, p->w_v, p->b_v, B * sk, d, d);
@@ -787,7 +788,7 @@ static void check_length(const Model *m, int n)
 double model_forward(Model *m, const Batch *b, int train, long *correct, long *tokens)
 {
     int B = b->size, S = b->src_len, T = b->tgt_len, V = m->cfg.vocab;
-    check_length(m, S), check_length(m, T);
+    check_length(m, S); check_length(m, T);
     ModelCache *c = cache_for(m, B, S, T);
     c->train = train;
     const double *memory = encode_pass(m, b->src, B, S, train);
@@ -805,7 +806,7 @@ double model_forward(Model *m, const Batch *b, int train, long *correct, long *t
         int best = 0;
         for (int k = 1; k < V; k++)
             if (z[k] > z[best]) best = k;
-        right += best == y_r, n++;
+        right += best == y_r; n++;
     });
     c->tokens = n;
     if (correct) *correct = right;
@@ -824,19 +825,19 @@ static void decoder_layer_backward(Model *m, int l, const double *dy, double *dx
     size_t n = (size_t)rows * m->cfg.d_model;
     double *df = c->dtmp, *du = c->dq, *dz2 = c->dy2, *dz1 = c->dy3;
     /* the FFN sublayer: dy -> dz2 = dL/d(sublayer 2's output) */
-    memset(dz2, 0, n * sizeof *dz2), memset(du, 0, n * sizeof *du);
+    memset(dz2, 0, n * sizeof *dz2); memset(du, 0, n * sizeof *du);
     sub_back_begin(m, &e->sub[2], &p->norm3, &g->norm3, dy, dz2, df, rows);
     const double *u = m->cfg.norm == PRE_NORM ? e->sub[2].u : e->sub[2].x;
     ffn_bwd(m, &p->ffn, &g->ffn, df, du, u, e->h, rows);
     sub_back_end(m, &e->sub[2], &p->norm3, &g->norm3, du, dz2, rows);
     /* the cross-attention: dz2 -> dz1, and into dmemory */
     du = c->dbuf;
-    memset(dz1, 0, n * sizeof *dz1), memset(du, 0, n * sizeof *du);
+    memset(dz1, 0, n * sizeof *dz1); memset(du, 0, n * sizeof *du);
     sub_back_begin(m, &e->sub[1], &p->norm2, &g->norm2, dz2, dz1, df, rows);
     attn_backward(m, &p->cross, &g->cross, &e->cross, df, du, c->dmemory, B, T, S);
     sub_back_end(m, &e->sub[1], &p->norm2, &g->norm2, du, dz1, rows);
     /* the masked self-attention: dz1 -> dx */
-    memset(dx, 0, n * sizeof *dx), memset(du, 0, n * sizeof *du);
+    memset(dx, 0, n * sizeof *dx); memset(du, 0, n * sizeof *du);
     sub_back_begin(m, &e->sub[0], &p->norm1, &g->norm1, dz1, dx, df, rows);
     attn_backward(m, &p->self, &g->self, &e->self, df, du, du, B, T, T);
     sub_back_end(m, &e->sub[0], &p->norm1, &g->norm1, du, dx, rows);
@@ -851,13 +852,13 @@ static void encoder_layer_backward(Model *m, int l, const double *dy, double *dx
     int B = c->B, S = c->S, rows = B * S;
     size_t n = (size_t)rows * m->cfg.d_model;
     double *df = c->dtmp, *du = c->dq, *dz = c->dy2;
-    memset(dz, 0, n * sizeof *dz), memset(du, 0, n * sizeof *du);
+    memset(dz, 0, n * sizeof *dz); memset(du, 0, n * sizeof *du);
     sub_back_begin(m, &e->sub[1], &p->norm2, &g->norm2, dy, dz, df, rows);
     const double *u = m->cfg.norm == PRE_NORM ? e->sub[1].u : e->sub[1].x;
     ffn_bwd(m, &p->ffn, &g->ffn, df, du, u, e->h, rows);
     sub_back_end(m, &e->sub[1], &p->norm2, &g->norm2, du, dz, rows);
     du = c->dbuf;
-    memset(dx, 0, n * sizeof *dx), memset(du, 0, n * sizeof *du);
+    memset(dx, 0, n * sizeof *dx); memset(du, 0, n * sizeof *du);
     sub_back_begin(m, &e->sub[0], &p->norm1, &g->norm1, dz, dx, df, rows);
     attn_backward(m, &p->self, &g->self, &e->attn, df, du, du, B, S, S);
     sub_back_end(m, &e->sub[0], &p->norm1, &g->norm1, du, dx, rows);
@@ -897,12 +898,12 @@ void model_backward(Model *m)
     if (m->cfg.norm == PRE_NORM) {
         final_norm_backward(m, &m->p.dec_final, &m->g.dec_final, &c->dec_final,
                             c->dec[L - 1].sub[2].y, dy, dx, (int)rt);
-        t = dy, dy = dx, dx = t;
+        t = dy; dy = dx; dx = t;
     }
     memset(c->dmemory, 0, rs * d * sizeof *c->dmemory);
     for (int l = L - 1; l >= 0; l--) {
         decoder_layer_backward(m, l, dy, dx);
-        t = dy, dy = dx, dx = t;
+        t = dy; dy = dx; dx = t;
     }
     PROF(PROF_EMBED, {                  /* back through the dropout, then W_e */
         for (size_t i = 0; i < rt * d; i++)
@@ -916,7 +917,7 @@ void model_backward(Model *m)
         memcpy(dy, c->dmemory, rs * d * sizeof *dy);
     for (int l = L - 1; l >= 0; l--) {
         encoder_layer_backward(m, l, dy, dx);
-        t = dy, dy = dx, dx = t;
+        t = dy; dy = dx; dx = t;
     }
     PROF(PROF_EMBED, {
         for (size_t i = 0; i < rs * d; i++)
@@ -966,7 +967,7 @@ void model_encode(Model *m, const int *src, int s, double *memory)
 void model_decode(Model *m, const double *memory, int s, const int *prefix,
                   int t, double *logits)
 {
-    check_length(m, s), check_length(m, t);
+    check_length(m, s); check_length(m, t);
     ModelCache *c = cache_for(m, 1, s, t);
     for (int j = 0; j < s; j++)
         c->src_valid[j] = 1;
@@ -995,7 +996,7 @@ int model_greedy(Model *m, const int *src, int s, int *out, int max_out)
         out[n++] = best;
         prefix[n] = best;
     }
-    free(memory), free(prefix), free(logits);
+    free(memory); free(prefix); free(logits);
     return n;
 }
 
@@ -1013,7 +1014,7 @@ const double *model_attention(const Model *m, int kind, int layer, int seq,
                     : kind == ATTN_CROSS ? c->dec[layer].cross.w : NULL;
     if (!w)
         return NULL;
-    *rows = sq, *cols = sk;
+    *rows = sq; *cols = sk;
     return w + ((size_t)seq * m->cfg.heads + head) * sq * sk;
 }
 
@@ -1154,14 +1155,14 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
         v[i] = get_u64(h + 16 + 8 * i);
     for (int i = 0; i < 6; i++)
         if (v[i] > 1u << 24) v[i] = 0;          /* nonsense: caught below */
-    c.vocab = (int)v[0], c.d_model = (int)v[1], c.heads = (int)v[2];
-    c.d_ff = (int)v[3], c.layers = (int)v[4], c.max_len = (int)v[5];
+    c.vocab = (int)v[0]; c.d_model = (int)v[1]; c.heads = (int)v[2];
+    c.d_ff = (int)v[3]; c.layers = (int)v[4]; c.max_len = (int)v[5];
     unsigned norm = (unsigned)(v[6] & 0xff);
     c.norm = norm == PRE_NORM    ? PRE_NORM
              : norm == POST_NORM ? POST_NORM
                                  : (NormPlacement)-1;
     c.scale_scores = (int)((v[6] >> 8) & 0xff);
-    c.dropout = bits_f64(v[7]), c.smoothing = bits_f64(v[8]);
+    c.dropout = bits_f64(v[7]); c.smoothing = bits_f64(v[8]);
     const char *why = model_config_check(&c);
     if (why) {
         fclose(f);
@@ -1183,7 +1184,7 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     }
     Model n = model_new(&c, 0);
     if (v[9] != n.n_params) {
-        fclose(f), model_free(&n);
+        fclose(f); model_free(&n);
         snprintf(err, errlen,
                  "%s: %llu parameters in the header, the configuration has %zu",
                  path, (unsigned long long)v[9], n.n_params);

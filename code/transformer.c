@@ -28,7 +28,7 @@ static MhaWeights new_attention(double *block, int d, int heads, Rng *rng)
 EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 {
     EncoderLayer l;
-    l.d_model = d_model, l.heads = heads, l.d_ff = d_ff;
+    l.d_model = d_model; l.heads = heads; l.d_ff = d_ff;
     l.ffn = ffn_new(d_model, d_ff);
     l.store = xcalloc((size_t)4 * d_model * (d_model + 1), sizeof *l.store);
     l.self_attn = new_attention(l.store, d_model, heads, rng);
@@ -41,7 +41,7 @@ EncoderLayer encoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 DecoderLayer decoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
 {
     DecoderLayer l;
-    l.d_model = d_model, l.heads = heads, l.d_ff = d_ff;
+    l.d_model = d_model; l.heads = heads; l.d_ff = d_ff;
     l.ffn = ffn_new(d_model, d_ff);
     size_t one = (size_t)4 * d_model * (d_model + 1);
     l.store = xcalloc(2 * one, sizeof *l.store);
@@ -53,8 +53,8 @@ DecoderLayer decoder_layer_new(int d_model, int heads, int d_ff, Rng *rng)
     return l;
 }
 
-void encoder_layer_free(EncoderLayer *l) { free(l->store), ffn_free(&l->ffn); }
-void decoder_layer_free(DecoderLayer *l) { free(l->store), ffn_free(&l->ffn); }
+void encoder_layer_free(EncoderLayer *l) { free(l->store); ffn_free(&l->ffn); }
+void decoder_layer_free(DecoderLayer *l) { free(l->store); ffn_free(&l->ffn); }
 size_t layer_work_size(int n, int s_mem, int d_model, int heads, int d_ff)
 {
     int s_k = s_mem > n ? s_mem : n;            /* the longest key sequence */

@@ -38,7 +38,7 @@ void residual_ffn_backward(const Ffn *f, Ffn *g, const LayerNorm *ln,
             dx[i] += dy[i];
         layernorm_backward(ln, NULL, dx, dz, x, mean, rstd, n);   /* and through LN */
     }
-    free(z), free(dz), free(y), free(h), free(dh), free(mean), free(rstd);
+    free(z); free(dz); free(y); free(h); free(dh); free(mean); free(rstd);
     /* END SOLUTION */
     /* BEGIN STUB
     (void)f;

@@ -38,5 +38,5 @@ void residual_ffn_backward(const Ffn *f, Ffn *g, const LayerNorm *ln,
         for (size_t i = 0; i < nd; i++)             /* the residual path */
             dx[i] += dy[i];
     }
-    free(z), free(dz), free(y), free(h), free(dh), free(mean), free(rstd);
+    free(z); free(dz); free(y); free(h); free(dh); free(mean); free(rstd);
 }

@@ -25,7 +25,7 @@ long causal_tiles(double *out, const double *q, const double *k,
         const int i1 = i0 + br < s_q ? i0 + br : s_q, n = i1 - i0;
         int j_end = i1 + shift < s_k ? i1 + shift : s_k;   /* keys past it: skipped */
         for (int r = 0; r < n; r++) {
-            m[r] = -INFINITY, l[r] = 0.0;
+            m[r] = -INFINITY; l[r] = 0.0;
             for (int t = 0; t < d_v; t++)
                 u[(size_t)r * d_v + t] = 0.0;
         }
