@@ -32,7 +32,14 @@ $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
 
-$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex tex/book.tex tex/attnbook.sty tex/book.bib \
+# The glossary's terms, for \defterm and the subject index (tools/glossary.py).
+$(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/glossary.py tex $@
+
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex \
+                 tex/book.tex tex/attnbook.sty tex/book.bib tex/index-zh.ist tex/index-en.ist \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
