@@ -7,7 +7,7 @@
 # Chinese one alone; latexmk (tex/latexmkrc) reruns XeLaTeX only while the
 # .aux, .toc or .bbl still change.  `make zh`, `make en`, `make bilingual`
 # build one edition.
-$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
+$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok
 	$(call need,noweave,noweb)
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
@@ -32,6 +32,15 @@ $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
 
+# Every glossary term defined once in each language (\defterm), every key a
+# term: a term without its defining use would print "??" in the glossary.
+check-terms: $(B)/terms.ok
+$(B)/terms.ok: $(CHAPTERS) tools/glossary.py
+	$(call msg,CHECK,glossary terms)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/glossary.py check $(CHAPTERS)
+	$(Q)touch $@
+
 # The glossary's terms, for \defterm and the subject index (tools/glossary.py).
 $(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
 	$(call msg,GEN,$@)
@@ -48,4 +57,4 @@ $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary
 pdf: $(PDFS)
 $(EDITIONS): %: $(B)/book-%.pdf
 
-.PHONY: pdf $(EDITIONS)
+.PHONY: pdf $(EDITIONS) check-terms
