@@ -232,3 +232,23 @@ def test_the_index_is_in_the_contents(edition):
     last = chapters[-1] if edition != 'bilingual' else ' '.join(chapters[-2:])
     for t in titles[edition]:
         assert t in last, 'the contents end with %s, not the index' % chapters[-2:]
+
+
+def bookmarks(path):
+    """The top-level PDF bookmarks hyperref wrote to the .out, decoded."""
+    out = []
+    for line in open(need(path), encoding='latin-1'):
+        m = re.match(r'\\BOOKMARK \[0\]\[-\]\{[^{}]*\}\{(.*)\}\{\}%', line)
+        if m:
+            raw = re.sub(rb'\\([0-7]{3})', lambda o: bytes([int(o.group(1), 8)]),
+                         m.group(1).encode('latin-1'))
+            out.append(raw.decode('utf-16') if raw.startswith(b'\xfe\xff') else raw.decode())
+    return out
+
+
+@pytest.mark.parametrize('edition', EDITIONS)
+def test_the_index_is_in_the_bookmarks(edition):
+    marks = bookmarks(os.path.join(B, 'book-%s.out' % edition))
+    want = {'zh': ['索引'], 'en': ['Index'],
+            'bilingual': ['中文索引 / Index of Chinese terms', '英文索引 / Index of English terms']}
+    assert marks[-len(want[edition]):] == want[edition], marks[-3:]
