@@ -52,6 +52,7 @@ $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
+	$(call need,upmendex,texlive-binaries)
 	$(Q)tools/latex.sh $(B) $* $(if $(Q),,-v)
 
 pdf: $(PDFS)
