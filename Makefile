@@ -8,6 +8,7 @@
 # tangle              code/ from chapters/ (FORCE=1: over hand edits)         mk/tangle.mk
 # check-tangle        code/ is exactly what the chapters tangle to            mk/tangle.mk
 # check-lang          every Chinese passage has its English partner           mk/tangle.mk
+# check-terms         each glossary term has one \defterm per language        mk/pdf.mk
 # check-forward       no code used before the chapter defining it             mk/tangle.mk
 # programs            build/bin/chNN-*, appA-matrix; build/libattn.a          mk/programs.mk
 # debug               build/debug/bin/: #line into the .nw, ASan+UBSan        mk/programs.mk

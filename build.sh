@@ -13,7 +13,7 @@ packages=(
     make gcc clang                      # the C (gcc builds; clang checks)
     noweb                               # notangle, noweave, noroots, cpif
     texlive-xetex texlive-lang-chinese  # XeLaTeX with ctex and xeCJK
-    latexmk                             # runs XeLaTeX and biber as often as needed
+    latexmk                             # runs XeLaTeX, biber and upmendex (the index; texlive-binaries) as often as needed
     texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended lmodern
     fonts-noto-cjk fonts-dejavu-core    # Noto Serif/Sans CJK SC, DejaVu Sans Mono
     gnuplot-nox                         # figures (cairolatex terminal)

@@ -37,7 +37,7 @@ replace_if_changed = if cmp -s $(1).tmp $(1); then rm -f $(1).tmp; else mv $(1).
 
 # The generated makefiles (build/tangle.mk, build/excerpts.mk) are read for
 # every goal but these, which need none.
-NO_GENERATED_GOALS := help clean check-lang
+NO_GENERATED_GOALS := help clean check-lang check-terms
 GENERATED_MK := $(if $(MAKECMDGOALS),$(filter-out $(NO_GENERATED_GOALS),$(MAKECMDGOALS)),all)
 
 #### Reproducible builds ######################################################

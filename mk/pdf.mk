@@ -7,7 +7,7 @@
 # Chinese one alone; latexmk (tex/latexmkrc) reruns XeLaTeX only while the
 # .aux, .toc or .bbl still change.  `make zh`, `make en`, `make bilingual`
 # build one edition.
-$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok
+$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok
 	$(call need,noweave,noweb)
 	$(call msg,WEAVE,chapters/)
 	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
@@ -32,13 +32,30 @@ $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/nwbook/meta.py tex $@
 
-$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/chapterdeps.tex tex/book.tex tex/attnbook.sty tex/book.bib \
+# Every glossary term defined once in each language (\defterm), every key a
+# term: a term without its defining use would print "??" in the glossary.
+check-terms: $(B)/terms.ok
+$(B)/terms.ok: $(CHAPTERS) tools/glossary.py
+	$(call msg,CHECK,glossary terms)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/glossary.py check $(CHAPTERS)
+	$(Q)touch $@
+
+# The glossary's terms, for \defterm and the subject index (tools/glossary.py).
+$(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(B)
+	$(Q)$(PYTHON) tools/glossary.py tex $@
+
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
+                 tex/book.tex tex/attnbook.sty tex/book.bib tex/index-zh.ist tex/index-en.ist \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
+	$(call need,upmendex,texlive-binaries)
 	$(Q)tools/latex.sh $(B) $* $(if $(Q),,-v)
 
 pdf: $(PDFS)
 $(EDITIONS): %: $(B)/book-%.pdf
 
-.PHONY: pdf $(EDITIONS)
+.PHONY: pdf $(EDITIONS) check-terms

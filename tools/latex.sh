@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$builddir"
 # tex/ as a relative path: nothing latexmk records names where the tree is.
 tex=$(realpath --relative-to=. "$top/tex")
-export TEXINPUTS=".:$tex//:" BIBINPUTS=".:$tex:"
+export TEXINPUTS=".:$tex//:" BIBINPUTS=".:$tex:" INDEXSTYLE=".:$tex:"
 
 # A run that was killed (make stopped on another error, Ctrl-C) may have cut
 # its .aux, .out or .toc short, which the next run could not read: start

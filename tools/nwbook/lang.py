@@ -105,6 +105,8 @@ def zh_lint(line, next_line, avoid):
     """Typography of one line of a Chinese passage: a list of complaints."""
     out = []
     text = CODE_QUOTE.sub('', drop_comment(line))
+    # the subject index's keys are the glossary's English terms
+    text = re.sub(r'\\(?:defterm|indexterm)\{[^{}]*\}', '', text)
     if '``' in text or "''" in text:
         out.append("ASCII quotes ``...'' in Chinese text: use “...”")
     if CJK_END.search(line) and next_line is not None and CMD_CJK_START.match(next_line):
@@ -368,6 +370,14 @@ def resolve_language(text, lang):
     text = replace_macro(text, 'zhword', 1, lambda a: a)
     text = replace_macro(text, 'texorpdfstring', 2, lambda a, b: a)
     text = replace_macro(text, 'tablehead', 1, lambda o, a: a, optional=True)
+    # The subject index's marks (tex/attnbook.sty) print nothing; a web page
+    # has no page numbers, so the glossary loses its page column (type G).
+    text = replace_macro(text, 'defterm', 1, lambda a: '')
+    text = replace_macro(text, 'indexterm', 1, lambda a: '')
+    text = re.sub(r'[ \t]*&[ \t]*\\glosspage(?:head)?(?![A-Za-z])', '', text)
+    text = text.replace('\\begin{longtable}{G}',
+                        '\\begin{longtable}{@{}p{0.36\\textwidth}p{0.22\\textwidth}'
+                        'p{0.36\\textwidth}@{}}')
     return text
 
 

@@ -24,7 +24,9 @@ SCHEMA = {
              'colophon': PAIR},
     'fonts': dict.fromkeys(('cjkmain', 'cjksans', 'cjkmono', 'mono', 'sans', 'monoscale'), str),
     'machinery': dict.fromkeys(('exercise', 'references', 'chunkindex', 'chunkindexnote',
-                                'identindex', 'identindexnote'), PAIR),
+                                'identindex', 'identindexnote', 'subjectindex', 'indexnote',
+                                'indexzh', 'indexzhnote', 'indexen', 'indexennote',
+                                'indexlatin', 'glosspage'), PAIR),
     'noweb': {lang: dict.fromkeys((
         'chunk', 'and', 'comma', 'never_used', 'never_defined', 'written_to_file',
         'continued_in', 'used_in', 'uses', 'defines', 'ident_used_in',
