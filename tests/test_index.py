@@ -89,7 +89,7 @@ def copy_chapters(d, edit):
      if n.startswith('08') else t, r'"beam search" has 2 defining uses.* zh'),
     # a key that is not a glossary term
     (lambda n, t: t.replace('\\defterm{dropout}', '\\defterm{drop-out}', 1)
-     if n.startswith('06') else t, r'\\defterm\{drop-out\}: no such term'),
+     if n.startswith('08') else t, r'\\defterm\{drop-out\}: no such term'),
 ])
 def test_the_source_check_fails_on_a_broken_chapter(breakage, expected):
     with tempfile.TemporaryDirectory() as d:
