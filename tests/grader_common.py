@@ -47,8 +47,13 @@ def hostile_build():
     os.makedirs(os.path.join(SHARED_BUILD, 'cache'), exist_ok=True)
     os.makedirs(HOSTILE_BUILD, exist_ok=True)
     link = os.path.join(HOSTILE_BUILD, 'cache')
-    if not os.path.islink(link):
+    # Several threads (and pytest workers) may get here at once: whoever
+    # makes the link first wins, and the others find it made.
+    try:
         os.symlink(os.path.join(SHARED_BUILD, 'cache'), link)
+    except FileExistsError:
+        if not os.path.islink(link):
+            raise
     return HOSTILE_BUILD
 
 
