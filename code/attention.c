@@ -51,12 +51,12 @@ void attention(double *out, double *w, const double *q, const double *k,
                const double *v, int s_q, int s_k, int d_k, int d_v,
                double kappa)
 {
-    matmul_bt(w, q, k, s_q, d_k, s_k);              /* W = Q K^T */
+    matmul_bt(w, q, k, s_q, d_k, s_k);              /* S = Q K^T */
     for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
-        w[ij] *= kappa;                             /* W = kappa Q K^T */
-    for (int i = 0; i < s_q; i++)                   /* row by row */
+        w[ij] *= kappa;                             /* S = kappa Q K^T */
+    for (int i = 0; i < s_q; i++)                   /* A = softmax(S) by rows */
         softmax(w + (size_t)i * s_k, w + (size_t)i * s_k, s_k);
-    matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
+    matmul(out, w, v, s_q, s_k, d_v);               /* out = A V */
 }
 
 void attention_backward(double *dq, double *dk, double *dv, double *dw,
@@ -66,7 +66,7 @@ void attention_backward(double *dq, double *dk, double *dv, double *dw,
 {
     for (size_t ij = 0; ij < (size_t)s_q * s_k; ij++)
         dw[ij] = 0.0;
-    matmul_backward(dw, dv, dout, w, v, s_q, s_k, d_v);    /* out = W V */
+    matmul_backward(dw, dv, dout, w, v, s_q, s_k, d_v);    /* out = A V */
     for (int i = 0; i < s_q; i++)                       /* dS = J dW, per row */
         softmax_backward(dw + (size_t)i * s_k, w + (size_t)i * s_k,
                          dw + (size_t)i * s_k, s_k);

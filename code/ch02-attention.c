@@ -225,7 +225,7 @@ static void demo_cost(void)
     printf(CLI_TR("dot-product attention:\n", "点积注意力：\n"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("scores kappa Q K^T", "得分 κ Q K^T"));
     printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
-    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output W V", "输出 W V"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output A V", "输出 A V"));
     printf(CLI_TR("additive attention:\n", "加性注意力：\n"));
     printf(row, 2 * s * d * d, CLI_W(14, madd), madd,
            CLI_TR("projections Q U_Q^T, K U_K^T", "投影 Q U_Q^T、K U_K^T"));
@@ -233,7 +233,7 @@ static void demo_cost(void)
            CLI_TR("scores sum_a u_a tanh(.)", "得分 sum_a u_a tanh(.)"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("  (same scores)", "  （同上，得分）"));
     printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
-    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output W V", "输出 W V"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output A V", "输出 A V"));
 }
 
 static void print_heatmap_data(void)

@@ -170,12 +170,12 @@ static void attend_blas(float *out, float *w, const float *q, const float *k,
 {
     openblas_set_num_threads(threads);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, s_q, s_k, d_k, kappa,
-                q, d_k, k, d_k, 0.0f, w, s_k);          /* W = kappa Q K^T */
+                q, d_k, k, d_k, 0.0f, w, s_k);          /* S = kappa Q K^T */
     const int shift = s_k - s_q;
     OMP_PARALLEL(threads)
     {
         OMP_FOR
-        for (int i = 0; i < s_q; i++) {                 /* W = Softmax(W + M) */
+        for (int i = 0; i < s_q; i++) {                 /* A = Softmax(S + M) */
             float *wi = w + (size_t)i * s_k, mx = -INFINITY, sum = 0.0f;
             const int seen = !causal ? s_k : i + shift + 1 < 0 ? 0
                            : i + shift + 1 < s_k ? i + shift + 1 : s_k;
@@ -188,7 +188,7 @@ static void attend_blas(float *out, float *w, const float *q, const float *k,
         }
     }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s_q, d_v, s_k, 1.0f,
-                w, s_k, v, d_v, 0.0f, out, d_v);        /* out = W V */
+                w, s_k, v, d_v, 0.0f, out, d_v);        /* out = A V */
 }
 
 static void attend_naive(float *out, const float *q, const float *k,

@@ -51,7 +51,7 @@ void attention_masked(double *out, double *w, const double *q, const double *k,
             for (int j = 0; j < s_k; j++)               /* nothing to see: 0, not NaN */
                 w_i[j] = 0.0;
     }
-    matmul(out, w, v, s_q, s_k, d_v);               /* out = W V */
+    matmul(out, w, v, s_q, s_k, d_v);               /* out = A V */
 }
 
 void attention_masked_backward(double *dq, double *dk, double *dv, double *dw,

@@ -37,10 +37,10 @@ const ModelConfig *find_config(const char *name)
 long long attention_param_count(int d_model, int heads, int d_k, int d_v)
 {
     long long d = d_model, h = heads;
-    long long q = d * h * d_k + h * d_k;            /* W^Q, b^Q */
-    long long v = d * h * d_v + h * d_v;            /* W^V, b^V */
-    long long o = h * d_v * d + d;                  /* W^O, b^O */
-    return 2 * q + v + o;                           /* W^K as W^Q */
+    long long q = d * h * d_k + h * d_k;            /* W_Q, b_Q */
+    long long v = d * h * d_v + h * d_v;            /* W_V, b_V */
+    long long o = h * d_v * d + d;                  /* W_O, b_O */
+    return 2 * q + v + o;                           /* W_K as W_Q */
 }
 
 ParamCount count_params(const ModelConfig *c)

@@ -15,7 +15,7 @@ typedef struct {
     long long total;                            /* embedding + N x (both layers) */
 } ParamCount;
 
-/* W^Q, W^K (d_model x h d_k), W^V (d_model x h d_v), W^O (h d_v x d_model),
+/* W_Q, W_K (d_model x h d_k), W_V (d_model x h d_v), W_O (h d_v x d_model),
    each with its bias. */
 long long attention_param_count(int d_model, int heads, int d_k, int d_v);
 ParamCount count_params(const ModelConfig *c);

@@ -13,7 +13,7 @@ set ylabel L('查询 $q_i$', 'query $q_i$')
 set xrange [-0.5:5.5]
 set yrange [5.5:-0.5]
 set cbrange [0:*]
-set cblabel L('权重 $w_{ij}$', 'weight $w_{ij}$')
+set cblabel L('权重 $a_{ij}$', 'weight $a_{ij}$')
 set palette defined (0 '#ffffff', 1 '#7fa8d8', 2 '#1f5fa8')
 plot datafile using 1:2:3 with image, \
      '' using 1:2:(sprintf('%.2f', $3)):xtic(4):ytic(5) with labels

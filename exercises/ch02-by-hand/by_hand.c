@@ -14,7 +14,7 @@ void by_hand_answers(double w[3], double *attn)
     w[0] = 0.2483;          /* e^a / (2 e^a + e^2a), a = 1/sqrt 2 */
     w[1] = 0.2483;
     w[2] = 0.5035;          /* e^2a / (2 e^a + e^2a) */
-    *attn = 2.7587;         /* w_1 + 2 w_2 + 4 w_3 */
+    *attn = 2.7587;         /* a_1 + 2 a_2 + 4 a_3 */
     /* END SOLUTION */
     /* BEGIN STUB
     (void)w;

@@ -3,7 +3,7 @@
 #ifndef EX_BY_HAND_H
 #define EX_BY_HAND_H
 
-/* The three attention weights w_1, w_2, w_3 and Attn(q, K, V) of
+/* The three attention weights a_1, a_2, a_3 and Attn(q, K, V) of
    Exercise 2.1, each to four decimal places. */
 void by_hand_answers(double w[3], double *attn);
 

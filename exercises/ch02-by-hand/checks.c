@@ -19,15 +19,15 @@ CHECK(equal_weights)
     double w[3], attn, a = 1 / sqrt(2.0);
     answers(w, &attn);
     double want = exp(a) / (2 * exp(a) + exp(2 * a));
-    expect_near("w_1", w[0], want);
-    expect_near("w_2", w[1], want);
+    expect_near("a_1", w[0], want);
+    expect_near("a_2", w[1], want);
 }
 
 CHECK(third_weight)
 {
     double w[3], attn, a = 1 / sqrt(2.0);
     answers(w, &attn);
-    expect_near("w_3", w[2], exp(2 * a) / (2 * exp(a) + exp(2 * a)));
+    expect_near("a_3", w[2], exp(2 * a) / (2 * exp(a) + exp(2 * a)));
 }
 
 CHECK(attention_value)

@@ -1,5 +1,5 @@
 /* Checks of Exercise 3.1, each answer derived here from the equations of
-   Chapter 3: W^Q, W^K, W^V, W^O are d x d with a bias of d each; the four
+   Chapter 3: W_Q, W_K, W_V, W_O are d x d with a bias of d each; the four
    projections of s_Q queries and s_K keys and values cost 2 (s_Q + s_K) d^2
    multiply-adds, and each of the h heads s_Q s_K d_K for the scores and as
    many for the weighted sum. */

@@ -1,7 +1,7 @@
 /* Checks of Exercise 6.2.  The base model's count is worked out by hand
    below; other configurations (hidden checks) against the count written
-   out here from the shapes of Chapters 3, 5 and 6 (W^Q, W^K: d x h d_k;
-   W^V: d x h d_v; W^O: h d_v x d; each with its bias; the network
+   out here from the shapes of Chapters 3, 5 and 6 (W_Q, W_K: d x h d_k;
+   W_V: d x h d_v; W_O: h d_v x d; each with its bias; the network
    2 d d_ff + d_ff + d; a layer normalisation 2 d). */
 #include "grade.h"
 #include "count_params_with.h"
