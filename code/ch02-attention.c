@@ -339,6 +339,60 @@ static void print_cost_data(void)
     printf("# checksum %g\n", check);
 }
 
+/* Equation (2) for one query, one step a line: NAME and its numbers. */
+static void print_trace_data(void)
+{
+    enum { S_K = 3, DK = 2 };           /* three keys; d_V = 1 */
+    static const double q[DK] = { 2, 1 };
+    static const double k[S_K * DK] = { 1, 2,  2, -1,  -1, 1 };
+    static const double v[S_K] = { 1, 5, 3 };
+    double kappa = 1.0 / sqrt(DK), x[S_K], w[S_K];
+    printf("# Equation (2) traced for one query (ch02-attention --figure trace)\n");
+    printf("q %g %g\nkappa %.4f\n", q[0], q[1], kappa);
+    for (int j = 0; j < S_K; j++)
+        printf("k%d %g %g\nv%d %g\n", j + 1, k[j * DK], k[j * DK + 1], j + 1, v[j]);
+    for (int j = 0; j < S_K; j++) {
+        double dot = 0.0;                   /* <q, k_j> */
+        for (int c = 0; c < DK; c++)
+            dot += q[c] * k[j * DK + c];
+        x[j] = kappa * dot;                 /* x_j = kappa <q, k_j> */
+        printf("score%d %g\nscaled%d %.4f\n", j + 1, dot, j + 1, x[j]);
+    }
+    double m = x[0], z = 0.0;
+    for (int j = 1; j < S_K; j++)
+        if (x[j] > m)
+            m = x[j];
+    printf("max %.4f\n", m);
+    for (int j = 0; j < S_K; j++) {
+        w[j] = exp(x[j] - m);               /* in [0, 1] */
+        z += w[j];
+        printf("shifted%d %.4f\nexp%d %.4f\n", j + 1, x[j] - m, j + 1, w[j]);
+    }
+    printf("sum %.4f\n", z);
+    double wsum = 0.0;
+    for (int j = 0; j < S_K; j++) {
+        w[j] /= z;                          /* w_j = e^{x_j - m} / Z */
+        wsum += w[j];
+        printf("weight%d %.4f\n", j + 1, w[j]);
+    }
+    printf("wsum %.4f\n", wsum);
+    double out = 0.0;
+    for (int j = 0; j < S_K; j++) {
+        out += w[j] * v[j];                 /* Attn(q, K, V) = sum_j w_j v_j */
+        printf("product%d %.4f\n", j + 1, w[j] * v[j]);
+    }
+    printf("output %.4f\n", out);
+    double w_lib[S_K], out_lib;
+    attention_query(&out_lib, w_lib, q, k, v, S_K, DK, 1, kappa);
+    double gap = fabs(out - out_lib);
+    for (int j = 0; j < S_K; j++)
+        gap = fmax(gap, fabs(w[j] - w_lib[j]));
+    if (gap > 1e-12) {
+        fprintf(stderr, "ch02-attention: the trace differs from attention_query by %g\n", gap);
+        exit(1);
+    }
+}
+
 static void attention_of_files(const char *qpath, const char *kpath,
                                const char *vpath, double kappa,
                                int want_weights)
@@ -401,7 +455,7 @@ static const CliOption options[] = {
     { "weights", CLI_FLAG, NULL, &opts.weights, .mode = DATA,
       .en = "print the s_Q x s_K weights, not the output",
       .zh = "输出 s_Q x s_K 的注意力权重，而不是结果" },
-    { "figure", CLI_CHOICE, "heatmap|saturation|cost", &opts.figure, .mode = FIGURE,
+    { "figure", CLI_CHOICE, "heatmap|saturation|cost|trace", &opts.figure, .mode = FIGURE,
       .en = "print the data of one of the chapter's figures",
       .zh = "打印本章某张图的数据" },
     { .name = NULL },
@@ -409,7 +463,7 @@ static const CliOption options[] = {
 
 static const CliProgram program = {
     "\n--q Q.txt --k K.txt --v V.txt [--scale S] [--weights]\n"
-    "--figure heatmap|saturation|cost",
+    "--figure heatmap|saturation|cost|trace",
     "With no arguments, run the demonstration of Chapter 2.  Data mode prints\n"
     "Attn(Q, K, V) = Softmax(kappa Q K^T) V, an s_Q x d_V matrix, computed one\n"
     "query at a time by equation (2).",
@@ -427,6 +481,8 @@ int main(int argc, char **argv)
             print_heatmap_data();
         else if (strcmp(opts.figure, "saturation") == 0)
             print_saturation_data();
+        else if (strcmp(opts.figure, "trace") == 0)
+            print_trace_data();
         else
             print_cost_data();
         break;

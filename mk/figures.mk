@@ -1,13 +1,15 @@
 #### Figures and quoted output: build/bin/ -> build/data/, build/fig/, build/excerpt/
 # figures/NAME.gp draws build/fig/NAME.{tex,pdf} from build/data/NAME.dat;
 # its first line says which program prints that data:  # data: PROGRAM ARGS
+# A diagram, figures/NAME.tikz, that shows numbers says so the same way in
+# TeX's comment:  % data: PROGRAM ARGS
 FIGURES  := $(filter-out common,$(basename $(notdir $(wildcard figures/*.gp))))
 # Every script's first line, read by one awk (a no-op build stays fast):
 # NAME=PROGRAM|ARG|... a figure; fig_data gives back PROGRAM ARG ...
 HASH     := \#
-FIG_DATA := $(shell awk 'FNR == 1 && sub(/^$(HASH) data: /, "") { n = FILENAME; \
-              sub(/.*\//, "", n); sub(/\.gp$$/, "", n); gsub(/ /, "|"); print n "=" $$0 }' \
-              $(FIGURES:%=figures/%.gp))
+FIG_DATA := $(shell awk 'FNR == 1 && sub(/^[$(HASH)%] data: /, "") { n = FILENAME; \
+              sub(/.*\//, "", n); sub(/\.(gp|tikz)$$/, "", n); gsub(/ /, "|"); print n "=" $$0 }' \
+              $(FIGURES:%=figures/%.gp) $(wildcard figures/*.tikz))
 fig_data  = $(subst |, ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(FIG_DATA))))
 
 # A figure whose data are times (data/timings/NAME.dat exists) draws what
@@ -15,7 +17,7 @@ fig_data  = $(subst |, ,$(patsubst $(1)=%,%,$(filter $(1)=%,$(FIG_DATA))))
 # the same book; every other figure's data come from its program at build time.
 TIMED_FIGURES := $(basename $(notdir $(wildcard data/timings/*.dat)))
 
-define figure_rules
+define data_rules
 ifeq ($(filter $(1),$(TIMED_FIGURES)),)
 $(B)/data/$(1).dat: $(B)/bin/$(firstword $(call fig_data,$(1)))
 	$$(call msg,RUN,$(call fig_data,$(1)))
@@ -27,6 +29,8 @@ $(B)/data/$(1).dat: data/timings/$(1).dat
 	$(Q)mkdir -p $$(@D)
 	$(Q)cp $$< $$@
 endif
+endef
+define figure_rules
 $(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,GNUPLOT,$(1))
@@ -34,18 +38,23 @@ $(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
 	$(Q)cd $(B) && GNUPLOT_LIB=../figures gnuplot \
 	    -e "datafile='data/$(1).dat'; outfile='fig/$(1).tex'" ../figures/$(1).gp
 endef
-$(foreach f,$(FIGURES),$(eval $(call figure_rules,$(f))))
+$(foreach f,$(FIGURES),$(eval $(call data_rules,$(f)))$(eval $(call figure_rules,$(f))))
 FIG_TEX := $(FIGURES:%=$(B)/fig/%.tex)
 
-# figures/NAME.tikz is a diagram (TikZ): no data, only labels, which
-# tools/tikzfig.py puts in each edition's language as build/fig/NAME-EDITION.tex.
+# figures/NAME.tikz is a diagram (TikZ): labels, which tools/tikzfig.py puts
+# in each edition's language as build/fig/NAME-EDITION.tex, and, when its
+# first line names a program, the numbers that program prints into
+# build/data/NAME.dat (TIKZ_DATA_FIGURES; tikzfig.py's \figdata).
 TIKZ_FIGURES := $(basename $(notdir $(wildcard figures/*.tikz)))
+TIKZ_DATA_FIGURES := $(foreach f,$(TIKZ_FIGURES),$(if $(call fig_data,$(f)),$(f)))
 $(B)/fig/%-zh.tex $(B)/fig/%-en.tex $(B)/fig/%-bilingual.tex: \
     figures/%.tikz tools/tikzfig.py tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,TIKZ,$*)
 	$(Q)mkdir -p $(@D)
 	$(Q)for e in zh en bilingual; do \
-	    $(PYTHON) tools/tikzfig.py tex $$e $< $(B)/fig/$*-$$e.tex || exit 1; done
+	    $(PYTHON) tools/tikzfig.py tex $$e $< $(B)/fig/$*-$$e.tex $(filter %.dat,$^) || exit 1; done
+$(foreach f,$(TIKZ_DATA_FIGURES),$(eval $(call data_rules,$(f)))$(eval \
+  $(foreach e,zh en bilingual,$(B)/fig/$(f)-$(e).tex): $(B)/data/$(f).dat))
 # (Only the PDFs read them: the slides show no diagram yet.)
 TIKZ_TEX := $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
 

@@ -143,6 +143,24 @@ def test_book_connect_table_matches_program():
             'n=%d: the book disagrees with the closed forms' % n
 
 
+def test_connectivity_figure_matches_program():
+    """Figure 1.1 (figures/ch01-connectivity.tikz) is drawn for n = 5 and
+    k = 3; the path lengths it states in both languages are what the program
+    measures for that n and k."""
+    path = os.path.join(TOP, 'figures', 'ch01-connectivity.tikz')
+    tikz = open(path, encoding='utf-8').read()
+    assert '$k = 3$' in tikz and r'\foreach \o in {0, 1, 2}' in tikz, 'not k = 3'
+    assert r'\foreach \t in {1, ..., 5}' in tikz, 'not n = 5'
+    rc, out, err = run(PROG, ['--connect', '--n', '5', '--k', '3'])
+    assert rc == 0, err
+    k, conv, _, _, _, rnn, _, attn, _ = connect_rows(out)[5]
+    en = re.findall(r'\$x_1\$ to \$[yh]_5\$: (\d+) (layers?|steps?)', tikz)
+    zh = re.findall(r'\$x_1\$ 到 \$[yh]_5\$：(\d+) (层|步)', tikz)
+    want = [conv, rnn, attn]
+    assert [int(c) for c, _ in en] == want and [int(c) for c, _ in zh] == want, \
+        '%s: the figure says %s and %s, the program %s' % (path, en, zh, want)
+
+
 # --- the paper's Table 1 ------------------------------------------------------
 
 def test_table1_matches_hand_formulas():

@@ -262,6 +262,67 @@ def test_cost_figure_data():
     # says) depend on the machine and its load: `make bench-demos` checks them.
 
 
+def trace_data():
+    """--figure trace as {name: [number, ...]}, the numbers as printed."""
+    rc, out, err = run(PROG, ['--figure', 'trace'])
+    assert rc == 0 and err == '', (rc, err)
+    data = {}
+    for line in out.split('\n'):
+        if line and not line.startswith('#'):
+            name, *numbers = line.split()
+            assert name not in data, 'two lines %r' % name
+            data[name] = numbers
+    return data
+
+
+def test_trace_figure_is_equation_2_recomputed_independently():
+    """Figure 2.3's numbers, step by step, against NumPy: each printed number
+    is the true one rounded to the four decimals the figure shows."""
+    np = numpy()
+    data = trace_data()
+    q = np.array([float(t) for t in data['q']])
+    keys = sorted(n for n in data if re.fullmatch(r'k\d+', n))
+    k = np.array([[float(t) for t in data[n]] for n in keys])
+    v = np.array([float(data['v%d' % (j + 1)][0]) for j in range(len(keys))])
+    assert q.shape == (2,) and k.shape == (3, 2), 'd_K = 2 and three keys'
+    # Exercise 1's numbers are the reader's to work out: not these.
+    assert not (list(q) == [1, 1] or k.tolist() == [[1, 0], [0, 1], [1, 1]]
+                or v.tolist() == [1, 2, 4]), 'the trace gives away exercise 1'
+    kappa = 1 / math.sqrt(len(q))
+    score = k @ q
+    x = kappa * score
+    m = x.max()
+    e = np.exp(x - m)
+    z = e.sum()
+    w = e / z
+    want = {'kappa': kappa, 'max': m, 'sum': z, 'wsum': w.sum(), 'output': w @ v}
+    for j in range(3):
+        want.update({'score%d' % (j + 1): score[j], 'scaled%d' % (j + 1): x[j],
+                     'shifted%d' % (j + 1): x[j] - m, 'exp%d' % (j + 1): e[j],
+                     'weight%d' % (j + 1): w[j], 'product%d' % (j + 1): w[j] * v[j]})
+    assert set(data) == set(want) | {'q'} | set(keys) | {'v1', 'v2', 'v3'}, sorted(data)
+    for name, value in want.items():
+        [got] = data[name]
+        if name.startswith('score'):
+            assert float(got) == value, '%s: %s, want %g' % (name, got, value)
+        else:
+            assert re.fullmatch(r'-?\d+\.\d{4}', got), '%s: %r is not to 4 decimals' % (name, got)
+            assert abs(float(got) - value) <= 0.5e-4 + 1e-12, '%s: %s, want %.6f' % (name, got, value)
+    assert 0 < w.min() and abs(w.sum() - 1) < 1e-12
+
+
+def test_trace_figure_shows_the_programs_numbers():
+    """The diagram in each edition has every number the program printed and
+    no \\figdata left: the build put them there (tools/tikzfig.py)."""
+    data = trace_data()
+    for edition in ('zh', 'en', 'bilingual'):
+        path = os.path.join(helpers.TOP, 'build', 'fig', 'ch02-trace-%s.tex' % edition)
+        tex = open(path, encoding='utf-8').read()
+        assert '\\figdata' not in tex, path
+        for name, numbers in data.items():
+            assert ', '.join(numbers) in tex, '%s: %s = %s is missing' % (path, name, numbers)
+
+
 def test_help():
     rc, out, err = run(PROG, ['--help'])
     assert rc == 0 and err == '', (rc, err)
@@ -315,6 +376,8 @@ def bad_cases(d):
         (['--scale', '2'], ['--q']),
         (['--figure', 'nope'], ['nope']),
         (['--figure', 'heatmap', '--q', good_q], ['--figure']),
+        (['--figure', 'trace', '--q', good_q], ['--figure']),
+        (['--figure', 'traces'], ['traces']),
     ]
 
 

@@ -147,3 +147,30 @@ def test_quoting_a_section_the_program_does_not_print_fails_the_build():
         assert rc != 0, 'the build quoted a section the program does not print'
         assert "chapters/90-appendix-core.nw:%d:" % lines in out and \
             "no section '## no such section'" in out, out[-500:]
+
+
+def test_diagram_number_the_data_does_not_have_fails():
+    """A diagram's \\figdata names a line of the numbers its program printed
+    (tools/tikzfig.py): a name the data lacks, or no data at all, stops the
+    build naming it, and a name it has becomes the program's number."""
+    with tempfile.TemporaryDirectory(prefix='attn-tikzfig-') as d:
+        tikz = os.path.join(d, 'fig.tikz')
+        dat = os.path.join(d, 'fig.dat')
+        out = os.path.join(d, 'fig.tex')
+        with open(dat, 'w') as f:
+            f.write('# numbers\nq 2 1\nmax 2.8284\n')
+
+        def tikzfig(body, *data):
+            with open(tikz, 'w') as f:
+                f.write('%% data: prog --figure x\n\\begin{tikzpicture}%s\\end{tikzpicture}\n' % body)
+            p = subprocess.run([PYTHON, os.path.join(TOP, 'tools', 'tikzfig.py'), 'tex', 'en',
+                                tikz, out] + list(data), capture_output=True, text=True)
+            return p.returncode, p.stderr
+
+        rc, err = tikzfig(r'\node {$(\figdata{q})$, $\figdata{max}$};', dat)
+        assert rc == 0, err
+        assert r'\node {$(2, 1)$, $2.8284$};' in open(out).read()
+        rc, err = tikzfig(r'\node {$\figdata{maxx}$};', dat)
+        assert rc != 0 and "no line 'maxx'" in err, err
+        rc, err = tikzfig(r'\node {$\figdata{max}$};')
+        assert rc != 0 and 'no data file' in err, err

@@ -35,9 +35,11 @@ $(B)/html-svg/$(1)/%.svg: figures/%.tikz tools/tikzfig.py tools/chunknames.py ch
 	$$(call need,pdftocairo,poppler-utils)
 	$$(call msg,SVG,$(1)/$$* (TikZ))
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(PYTHON) tools/tikzfig.py svg $(1) $$< $(B)/book-$(1).aux $$@
+	$(Q)$(PYTHON) tools/tikzfig.py svg $(1) $$< $(B)/book-$(1).aux $$@ $$(filter %.dat,$$^)
 endef
 $(foreach l,zh en,$(eval $(call tikz_svg_rules,$(l))))
+# A diagram that shows its program's numbers (mk/figures.mk) draws them again.
+$(foreach f,$(TIKZ_DATA_FIGURES),$(foreach l,zh en,$(eval $(B)/html-svg/$(l)/$(f).svg: $(B)/data/$(f).dat)))
 HTML_SVG += $(foreach l,zh en,$(TIKZ_FIGURES:%=$(B)/html-svg/$(l)/%.svg))
 
 # Both editions come from one run (noweb's front end once, two pandoc runs a

@@ -42,6 +42,7 @@ ch02-attention|demo|
 ch02-attention|data|--q q --k x --v v
 ch02-attention|--weights|--q q --k x --v v --weights --scale 0.5
 ch02-attention|--figure heatmap|--figure heatmap
+ch02-attention|--figure trace|--figure trace
 ch03-multi-head|demo|
 ch03-multi-head|data|--q x --k x --v x --wq w --wk u --wv w --wo u --heads 2
 ch03-multi-head|--grad|--q x --k x --v x --wq w --wk u --wv w --wo u --heads 2 --mask causal --grad dy
