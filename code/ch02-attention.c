@@ -355,7 +355,7 @@ static void print_trace_data(void)
         double dot = 0.0;                   /* <q, k_j> */
         for (int c = 0; c < DK; c++)
             dot += q[c] * k[j * DK + c];
-        x[j] = kappa * dot;                 /* x_j = kappa <q, k_j> */
+        x[j] = kappa * dot;                 /* s_j = kappa <q, k_j> */
         printf("score%d %g\nscaled%d %.4f\n", j + 1, dot, j + 1, x[j]);
     }
     double m = x[0], z = 0.0;
@@ -371,14 +371,14 @@ static void print_trace_data(void)
     printf("sum %.4f\n", z);
     double wsum = 0.0;
     for (int j = 0; j < S_K; j++) {
-        w[j] /= z;                          /* w_j = e^{x_j - m} / Z */
+        w[j] /= z;                          /* a_j = e^{s_j - m} / Z */
         wsum += w[j];
         printf("weight%d %.4f\n", j + 1, w[j]);
     }
     printf("wsum %.4f\n", wsum);
     double out = 0.0;
     for (int j = 0; j < S_K; j++) {
-        out += w[j] * v[j];                 /* Attn(q, K, V) = sum_j w_j v_j */
+        out += w[j] * v[j];                 /* Attn(q, K, V) = sum_j a_j v_j */
         printf("product%d %.4f\n", j + 1, w[j] * v[j]);
     }
     printf("output %.4f\n", out);
