@@ -35,7 +35,7 @@ HARMLESS = re.compile(r'^\\(centering|small|footnotesize|normalsize|raggedright|
                       r'|arraybackslash|noindent|medskip|bigskip|smallskip|newpage|clearpage'
                       r'|mainmatter|frontmatter|backmatter|appendix|par|relax|mbox\{\}'
                       r'|hfill|vfill|quad|qquad|endhead|endfirsthead|endfoot|endlastfoot'
-                      r'|toprule|midrule|bottomrule|newcommand|gdef|def|protect|nobreak)\b')
+                      r'|toprule|midrule|bottomrule|newcommand|gdef|def|protect|nobreak|needspace)\b')
 
 
 PUNCT = ',.;:!?)]，。；：、）！？'
