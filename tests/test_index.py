@@ -86,7 +86,7 @@ def copy_chapters(d, edit):
      if n.startswith('02') else t, r'"attention weights" has 0 defining uses.* en'),
     # a second defining use in Chinese
     (lambda n, t: t.replace('\\defterm{beam search}', '\\defterm{beam search}束\\defterm{beam search}', 1)
-     if n.startswith('08') else t, r'"beam search" has 2 defining uses.* zh'),
+     if n.startswith('09') else t, r'"beam search" has 2 defining uses.* zh'),
     # a key that is not a glossary term
     (lambda n, t: t.replace('\\defterm{dropout}', '\\defterm{drop-out}', 1)
      if n.startswith('08') else t, r'\\defterm\{drop-out\}: no such term'),
