@@ -344,7 +344,7 @@ def slide_caption(caption, lang):
     else:
         c = re.sub(r',? measured by \\texttt\{[^{}]*\}( while the book was built)?', '', c)
         sentences = re.split(r'(?<=[.;])\s+(?=[A-Z$])', c)
-    keep = [x for x in sentences if '\\texttt' not in x and 'build' not in x
+    keep = [x for x in sentences if '\\texttt' not in x and 'the build' not in x
             and '构建' not in x]
     # the first sentence: the frame's title already says the point
     return keep[0].strip() if keep else ''
