@@ -55,7 +55,7 @@ $(B)/fig/%-zh.tex $(B)/fig/%-en.tex $(B)/fig/%-bilingual.tex: \
 	    $(PYTHON) tools/tikzfig.py tex $$e $< $(B)/fig/$*-$$e.tex $(filter %.dat,$^) || exit 1; done
 $(foreach f,$(TIKZ_DATA_FIGURES),$(eval $(call data_rules,$(f)))$(eval \
   $(foreach e,zh en bilingual,$(B)/fig/$(f)-$(e).tex): $(B)/data/$(f).dat))
-# (Only the PDFs read them: the slides show no diagram yet.)
+# (The PDFs read them; a deck writes its own, slides/fig/NAME-LANG.tex.)
 TIKZ_TEX := $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
 
 figures: $(FIG_TEX) $(TIKZ_TEX)

@@ -109,7 +109,7 @@ def test_marks_carry_a_takeaway_in_both_languages():
 def test_decks_fit_their_frames():
     """No overfull box over 1 pt in any deck (nothing runs off a frame), no
     warning from tools/html/slides.py (a chunk too long for a frame), code at
-    \\small or larger with uses as ⟨name⟩, speaker notes, and the figures'
+    \\small or larger with uses as ⟨name⟩, speaker notes, and the plots'
     labels at 9 pt or more on the frame."""
     decks = sorted(glob.glob(os.path.join(B, 'slides', '*.tex')))
     decks = [d for d in decks if not os.path.basename(d).startswith('header-')]
@@ -139,8 +139,10 @@ def test_decks_fit_their_frames():
         if not shutil.which('pdftotext'):
             continue
         bodies = re.split(r'\\begin\{frame\}', t)[1:]
+        # (a TikZ diagram, slides/fig/NAME-LANG.tex, is shrunk to fit its
+        # frame: test_marked_diagrams_are_on_both_decks measures its labels)
         fig_pages = [k + 2 for k, body in enumerate(bodies)
-                     if re.search(r'\\input\{(slides/)?fig/', body)]
+                     if re.search(r'\\input\{(slides/)?fig/(?![^}]*-(zh|en)\.tex\})', body)]
         for page in fig_pages:
             bbox = subprocess.run(['pdftotext', '-f', str(page), '-l', str(page), '-bbox',
                                    tex[:-4] + '.pdf', '-'], capture_output=True, text=True).stdout
@@ -162,3 +164,101 @@ def test_decks_fit_their_frames():
                 problems.append('%s, frame %d: the label %r is %.1f pt' % (
                     name, page, word, y1 - y0))
     assert not problems, '%d problems:\n%s' % (len(problems), '\n'.join(problems[:30]))
+
+
+def diagram_pages(lang):
+    """(deck, page, NAME) of every TikZ diagram (figures/NAME.tikz) that a
+    `% slide` mark puts on a frame, in LANG's decks; page k is frame k - 1."""
+    import htmlbook as nwbook
+    book = nwbook.Book(nwbook.Source(nwbook.chapter_paths(TOP)), lang)
+    out = []
+    for chap in book.chapters:
+        names = [f for _, els in chap.slides for e in els if e[0] == 'figure' for f in e[1]
+                 if os.path.exists(os.path.join(TOP, 'figures', f + '.tikz'))]
+        if not names:
+            continue
+        deck = os.path.join(B, 'slides', '%s-%s.tex' % (chap.slug, lang))
+        bodies = re.split(r'\\begin\{frame\}', open(deck, encoding='utf-8').read())[1:]
+        for name in names:
+            pages = [k + 2 for k, body in enumerate(bodies)
+                     if '\\input{slides/fig/%s-%s.tex}' % (name, lang) in body]
+            assert len(pages) == 1, '%s: %d frames show %s' % (deck, len(pages), name)
+            out.append((deck, pages[0], name))
+    return out
+
+
+def diagram_labels(name):
+    """The (Chinese, English) labels of figures/NAME.tikz, \\figbox and
+    \\figtext, that hold no other macro of tools/tikzfig.py."""
+    import htmlbook as nwbook
+    text = open(os.path.join(TOP, 'figures', name + '.tikz'), encoding='utf-8').read()
+    pairs = []
+    for macro in ('figbox', 'figtext'):
+        nwbook.replace_macro(text, macro, 2, lambda zh, en: pairs.append((zh, en)) or '')
+    return [(zh, en) for zh, en in pairs if '\\fig' not in zh + en]
+
+
+def test_marked_diagrams_are_on_both_decks():
+    """Each TikZ diagram with a `% slide` mark is on a frame of the Chinese and
+    the English deck: the picture with that language's labels (the other's
+    nowhere), \\figref's numbers the book's (no ??), and labels of 7 pt or
+    more on the frame once the picture is shrunk to fit it."""
+    found = {}
+    problems = []
+    for lang in ('zh', 'en'):
+        for deck, page, name in diagram_pages(lang):
+            found.setdefault(name, []).append(lang)
+            pic = open(os.path.join(B, 'slides', 'fig', '%s-%s.tex' % (name, lang)),
+                       encoding='utf-8').read()
+            pic = re.sub(r'(?<!\\)%.*', '', pic)     # the comments: English for all
+            if re.search(r'\\(fig(box|text|chunk|ref|data)|ref)\{', pic):
+                problems.append('%s-%s.tex: a macro left unresolved' % (name, lang))
+            words = subprocess.run(['pdftotext', '-f', str(page), '-l', str(page), '-bbox',
+                                    deck[:-4] + '.pdf', '-'], capture_output=True,
+                                   text=True).stdout if shutil.which('pdftotext') else None
+            if words is None:
+                raise Skip('pdftotext is not installed (Debian package poppler-utils)')
+            shown = ''.join(pdftext(deck[:-4] + '.pdf')[page - 1].split())
+            if '??' in shown:
+                problems.append('%s, frame %d: an unresolved reference (??)' % (deck, page))
+            for zh, en in diagram_labels(name):
+                want, other = (zh, en) if lang == 'zh' else (en, zh)
+                if want not in pic:
+                    problems.append('%s-%s.tex: no label %r' % (name, lang, want))
+                if other != want and other not in want and CJK.search(zh) and other in pic:
+                    problems.append('%s-%s.tex: the other language\'s label %r'
+                                    % (name, lang, other))
+                # on the frame: the label's own words (math aside)
+                plain = re.sub(r'\$[^$]*\$|\\[a-zA-Z]+|[{}\\]', ' ', want)
+                runs = CJK.findall(plain) and re.findall(r'[\u3400-\u9fff]+', plain) \
+                    if lang == 'zh' else re.findall(r'[A-Za-z]{4,}', plain)
+                for r in runs:
+                    if r not in shown:
+                        problems.append('%s, frame %d: label %r not shown' % (
+                            os.path.basename(deck), page, r))
+            if lang == 'en' and CJK.search(shown):
+                problems.append('%s, frame %d: Chinese on an English frame' % (deck, page))
+            # the smallest label: its height on the PDF (Latin letters and
+            # digits; pdftotext draws Chinese smaller than its size)
+            boxes = [(float(m.group(1)), float(m.group(2)), float(m.group(3)),
+                      float(m.group(4)), m.group(5)) for m in re.finditer(
+                          r'<word xMin="([^"]*)" yMin="([^"]*)" xMax="([^"]*)" '
+                          r'yMax="([^"]*)">([^<]*)</word>', words)]
+            sizes = []
+            for x0, y0, x1, y1, word in boxes:
+                if CJK.search(word) or y0 < 30 or y1 > 242:
+                    continue    # Chinese, the title, the footline
+                if any(abs(ax1 - x0) < 2.5 and ay1 - ay0 > y1 - y0 and
+                       abs((ay0 + ay1) / 2 - (y0 + y1) / 2) > 1.5
+                       for ax0, ay0, ax1, ay1, _ in boxes):
+                    continue    # a sub- or superscript
+                sizes.append((y1 - y0, word))
+            smallest = min(sizes)
+            if smallest[0] < 7.0:
+                problems.append('%s, frame %d: the label %r is %.1f pt (7 at least)' % (
+                    os.path.basename(deck), page, smallest[1], smallest[0]))
+    assert found, 'no TikZ diagram has a % slide mark'
+    for name, langs in found.items():
+        if langs != ['zh', 'en']:
+            problems.append('%s is only in the %s decks' % (name, ', '.join(langs)))
+    assert not problems, '\n'.join(problems)

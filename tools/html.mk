@@ -68,7 +68,8 @@ SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 
 $(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) tools/html/slides.py tools/html/htmlbook.py $(NWBOOK) book.toml $(FIG_TEX) \
-                    tools/chunknames.py chapters/chunk-names.zh
+                    tools/chunknames.py chapters/chunk-names.zh \
+                    $(TIKZ_TEX) tools/tikzfig.py tex/attnbook.sty
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)
 	$(Q)mkdir -p $(B)/slides

@@ -4,8 +4,9 @@
 For every chapter with `% slide` marks, and each language, writes
 OUTDIR/NN-topic-LANG.tex: a beamer deck made by pandoc (-t beamer) from the
 marked equations (with the book's numbers), figures (the book's own
-build/fig/NAME.tex, labelled in the deck's language through \\zhen), tables
-and code chunks, in the order of the chapter.  A file is rewritten only when
+build/fig/NAME.tex, labelled in the deck's language through \\zhen; a TikZ
+diagram, figures/NAME.tikz, as slides/fig/NAME-LANG.tex), tables and code
+chunks, in the order of the chapter.  A file is rewritten only when
 it changes, so make typesets only the decks that did.  tools/html/slides.sh
 then runs xelatex (ctex for Chinese) from build/, where fig/ is.
 
@@ -25,6 +26,8 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import htmlbook as nwbook  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tikzfig  # noqa: E402  (tools/tikzfig.py)
 
 MAX_CODE_LINES = 14      # readable when projected: about 12 lines a frame, 14 at most
 MAX_CODE_COLUMNS = 82    # wider lines run off a 16:9 frame at \small
@@ -81,6 +84,7 @@ class Deck:
         self.warnings = []
         self.uses = []
         self.points = []
+        self.diagrams = False       # a TikZ diagram: the deck loads tikz
 
     def latex(self, s):
         """The chapter's LaTeX (as nwbook left it) for a slide: markers out."""
@@ -171,9 +175,30 @@ class Deck:
         frame (slide_figure), so that it is not scaled and its labels keep
         their size.'''
         avail_h = (FRAME_HEIGHT - 14 * max(len(self.points), 1)) / count
+        if os.path.exists(os.path.join(TOP, 'figures', name + '.tikz')):
+            return self.diagram(name, TEXT_WIDTH, avail_h)
         tex = slide_figure(self.figdir, name, TEXT_WIDTH, avail_h)
         return ('\\begin{center}{\\fontsize{9.5}{11}\\selectfont'
                 '\\input{%s}}\\end{center}' % tex)
+
+    def diagram(self, name, width, height):
+        '''A TikZ diagram (figures/NAME.tikz): the picture with its labels
+        in the deck's language and \\figref's numbers the book's, written by
+        tools/tikzfig.py as slides/fig/NAME-LANG.tex, and shrunk (never
+        enlarged) to the room on the frame.  Its labels are \\small or
+        \\footnotesize of the deck (10 and 9 pt), times that scale; a
+        diagram whose labels would fall below 7 pt has no slide mark
+        (tests/test_slides.py measures them).'''
+        def ref(label):
+            if label not in self.book.labels:
+                self.warnings.append('%s: \\figref{%s}: no such label' % (name, label))
+                return '??'
+            return self.book.labels[label][0]
+        build = os.path.dirname(self.figdir)
+        tex = slide_diagram(build, name, self.lang, ref)
+        self.diagrams = True
+        return ('\\begin{center}\\adjustbox{max width=%.0fpt,max totalheight=%.0fpt}'
+                '{\\input{%s}}\\end{center}' % (width, height, tex))
 
     def markdown(self):
         out = []
@@ -201,6 +226,8 @@ class Deck:
             name = re.sub(r'\[\[(.*?)\]\]', r'\1', name)
             return '\\nwuse{%s}' % tt(name)
         tex = re.sub(r'ZZnwuse(\d+)ZZ', use, tex)
+        if self.diagrams:       # only these decks pay for loading TikZ
+            tex = tex.replace('\\begin{document}', tikz_preamble() + '\\begin{document}', 1)
         # The decks' math is LaTeX's own (amsmath, amssymb): unicode-math and
         # its OpenType math font cost a quarter of each deck's xelatex time
         # and change nothing on the frames; fontspec is what the rest needs.
@@ -279,6 +306,33 @@ def _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh):
     return 'slides/fig/%s.tex' % base
 
 
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def tikz_preamble():
+    '''TikZ and the libraries the book's diagrams use: tex/attnbook.sty's
+    own \\usetikzlibrary line, so that the decks cannot drift from the book.'''
+    sty = open(os.path.join(TOP, 'tex', 'attnbook.sty'), encoding='utf-8').read()
+    libs = re.findall(r'^\\usetikzlibrary\{([^}]*)\}', sty, re.M)
+    return '\\usepackage{tikz}\n' + ''.join('\\usetikzlibrary{%s}\n' % l for l in libs)
+
+
+def slide_diagram(build, name, lang, ref):
+    '''slides/fig/NAME-LANG.tex (relative to build/): figures/NAME.tikz
+    for a deck in LANG, as tools/tikzfig.py writes it for the book, but with
+    \\figref's number itself (a deck has no .aux of the book), and the
+    numbers of build/data/NAME.dat when the diagram's first line is
+    `% data: ...`.  Rewritten only when it changes.'''
+    src = os.path.join(TOP, 'figures', name + '.tikz')
+    with open(src, encoding='utf-8') as f:
+        first = f.readline()
+    data = os.path.join(build, 'data', name + '.dat') if first.startswith('% data:') else None
+    rel = 'slides/fig/%s-%s.tex' % (name, lang)
+    os.makedirs(os.path.join(build, 'slides', 'fig'), exist_ok=True)
+    write_if_changed(os.path.join(build, rel), tikzfig.picture(src, lang, ref, data))
+    return rel
+
+
 def slide_caption(caption, lang):
     '''A caption on a slide: its first sentence, what the figure shows,
     without how the build made it (which program printed the data; the book
@@ -290,7 +344,7 @@ def slide_caption(caption, lang):
     else:
         c = re.sub(r',? measured by \\texttt\{[^{}]*\}( while the book was built)?', '', c)
         sentences = re.split(r'(?<=[.;])\s+(?=[A-Z$])', c)
-    keep = [x for x in sentences if '\\texttt' not in x and 'build' not in x
+    keep = [x for x in sentences if '\\texttt' not in x and 'the build' not in x
             and '构建' not in x]
     # the first sentence: the frame's title already says the point
     return keep[0].strip() if keep else ''
