@@ -66,6 +66,8 @@ EFFORT_TEXT = {
            '易、中、难分别为 15、30、60 分钟（整道题都不自动评分时为 20、45、90 分钟）。'
            '请用自己班级的实际情况校准。'),
 }
+QUIZ_SCRATCH = ('*.aux', '*.bcf', '*.edx', '*.zdx', '*.log', '*.out', '*.run.xml',
+                '*.toc', '*.stamp', '*.fls', '*.fdb_latexmk', '*.xdv')
 DIFFICULTY = {'易': 'easy', '中': 'medium', '难': 'hard'}
 DIFF_ZH = {'easy': '易', 'medium': '中', 'hard': '难'}
 
@@ -319,24 +321,28 @@ def effort(root, ex, dirs):
         if meta.get('kind') == 'answers':
             n = len(meta['checks'])
             t = EFFORT['answers_base'] + EFFORT['per_answer'] * n
-            parts_en.append('%d answers: %d' % (n, t))
-            parts_zh.append('%d 个答案：%d' % (n, t))
+            parts_en.append('%d + %d answers × %d = %d min'
+                            % (EFFORT['answers_base'], n, EFFORT['per_answer'], t))
+            parts_zh.append('%d + %d 个答案 × %d = %d 分钟'
+                            % (EFFORT['answers_base'], n, EFFORT['per_answer'], t))
         else:
             lines = solution_size(root, ex_id, meta)
             t = EFFORT['base'] + EFFORT['per_line'][diff] * lines
-            parts_en.append('%d solution lines: %d' % (lines, t))
-            parts_zh.append('参考答案 %d 行：%d' % (lines, t))
+            parts_en.append('%d + %d solution lines × %d = %d min'
+                            % (EFFORT['base'], lines, EFFORT['per_line'][diff], t))
+            parts_zh.append('%d + 参考答案 %d 行 × %d = %d 分钟'
+                            % (EFFORT['base'], lines, EFFORT['per_line'][diff], t))
         total += t
     answers_only = graded and all(m.get('kind') == 'answers' for _, m in graded)
     if ex.key is not None and (not answers_only or diff != 'easy'):
         t = EFFORT['written' if graded else 'written_only'][diff]
-        parts_en.append('written/measured (%s): %d' % (diff, t))
-        parts_zh.append('书面或测量（%s）：%d' % (DIFF_ZH.get(diff, diff), t))
+        parts_en.append('written or measured part (%s): %d min' % (diff, t))
+        parts_zh.append('书面或测量部分（%s）：%d 分钟' % (DIFF_ZH.get(diff, diff), t))
         total += t
     elif not graded:
         t = EFFORT['written_only'][diff]
-        parts_en.append('not autograded (%s): %d' % (diff, t))
-        parts_zh.append('不自动评分（%s）：%d' % (DIFF_ZH.get(diff, diff), t))
+        parts_en.append('not autograded (%s): %d min' % (diff, t))
+        parts_zh.append('不自动评分（%s）：%d 分钟' % (DIFF_ZH.get(diff, diff), t))
         total += t
     return round5(total), {'en': '; '.join(parts_en), 'zh': '；'.join(parts_zh)}
 
@@ -685,7 +691,9 @@ def instructor(root=ROOT):
     for pdf in sorted(glob.glob(os.path.join(slides, '*.pdf'))):
         shutil.copyfile(pdf, os.path.join(dest, 'slides', os.path.basename(pdf)))
     if os.path.isdir(os.path.join(build, 'quiz')):
-        shutil.copytree(os.path.join(build, 'quiz'), os.path.join(dest, 'quiz'))
+        # the banks and the printable quizzes, not XeLaTeX's working files
+        shutil.copytree(os.path.join(build, 'quiz'), os.path.join(dest, 'quiz'),
+                        ignore=shutil.ignore_patterns(*QUIZ_SCRATCH))
     for t in tracks:
         for w in t['weeks']:
             wd = os.path.join(dest, 'tracks', t['id'], 'week%d' % w['week'])
