@@ -199,6 +199,56 @@ def test_the_alphabetical_check_can_fail():
         check_en_order([groups[0], (h, es[::-1])] + groups[2:])
 
 
+def read_subitems(path):
+    """{entry: [sub-entry, ...]} of an upmendex .ind, glosses dropped."""
+    subs, item = {}, None
+    for line in open(need(path), encoding='utf-8'):
+        m = re.match(r'^\s*\\(item|subitem) (.*?),(\s|$)', line)
+        if m:
+            text = re.sub(r'\\attnidxgloss\s*\{.*\}$', '', m.group(2))
+            if m.group(1) == 'item':
+                item = text
+            else:
+                subs.setdefault(item, []).append(text)
+    return subs
+
+
+@pytest.mark.parametrize('ind,parent,kinds,not_kinds', [
+    ('book-en.end', 'attention', ['additive attention', 'multi-head attention', 'self-attention'],
+     ['attention scores']),
+    ('book-en.end', 'self-attention', ['encoder self-attention', 'masked decoder self-attention'], []),
+    ('book-en.end', 'mask', ['causal mask', 'padding mask'], []),
+    ('book-zh.znd', '注意力', ['加性注意力', '多头注意力', '自注意力'], ['注意力得分']),
+    ('book-zh.znd', '位置编码', ['正弦位置编码', '旋转位置编码（RoPE）'], []),
+    ('book-bilingual.znd', '掩码', ['因果掩码', '填充掩码'], []),
+])
+def test_a_kind_of_a_term_is_listed_under_it(ind, parent, kinds, not_kinds):
+    """The index lists "additive attention" under "attention" as well as in
+    its own place (tools/glossary.py's parent(): the longest term a term ends
+    with, as a word), with the same pages."""
+    subs = read_subitems(os.path.join(B, ind))
+    got = subs.get(parent, [])
+    for k in kinds:
+        assert k in got, '%s is not under %s in %s: %s' % (k, parent, ind, got)
+    for k in not_kinds:
+        assert k not in got, k
+    entries = {e for _, es in read_ind(os.path.join(B, ind)) for e in es}
+    assert set(kinds) <= entries, 'a kind is no longer in its own place too'
+
+
+def test_a_one_character_chinese_word_is_not_a_parent_alone():
+    """抽头 (a tap) ends with 头 (a head) but is not a kind of it; 交叉熵 is a
+    kind of 熵 because the English says so too (cross-entropy, entropy)."""
+    terms = glossary.load()
+    by_key = {t.key: t for t in terms}
+    tex = glossary.tex(terms)
+    line = {t.key: l for t, l in zip(terms, tex.split('\n')[1:])}
+    assert line['tap'].endswith('{0}{0}'), line['tap']
+    assert line['cross-entropy'].endswith('{%d}{%d}' % ((by_key['entropy'].id,) * 2))
+    assert glossary.parent(by_key['scaled dot-product attention'], terms, 'en').key == \
+        'dot-product attention'
+
+
 @pytest.mark.parametrize('edition', EDITIONS)
 def test_every_term_has_its_page_and_index_entry(edition):
     """Each term's defining use left its page in the .aux (the glossary's

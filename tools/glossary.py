@@ -9,7 +9,8 @@ English term without a trailing parenthesis: "chunk (of code)" is \\defterm{chun
 
   load()           the rows, checked: [Term(id, key, en, zh, note)]
   tex(terms)       build/glossary.tex, which tex/attnbook.sty \\inputs: one
-                   \\attnterm{ID}{KEY}{LOOKUP}{English}{中文}{sort en}{sort zh} a term
+                   \\attnterm{ID}{KEY}{LOOKUP}{English}{中文}{sort en}{sort zh}{EN UP}{ZH UP}
+                   a term, UP the ID of the term it is a kind of (parent())
   uses(paths)      every \\defterm/\\indexterm in the chapters, with its block
   tools/glossary.py tex OUT.tex        writes OUT.tex
   tools/glossary.py check CHAPTER.nw ...   each term defined once per language
@@ -95,11 +96,37 @@ def lookup(en):
     return re.sub(r'\s+', '', en)
 
 
+def parent(t, terms, lang):
+    """The term T is a kind of, in LANG, or None: the longest other term
+    its own ends with, as a word (\"additive attention\" and \"self-attention\"
+    under \"attention\"; \"加性注意力\" under \"注意力\").  The index lists T
+    under it as well as in its own place."""
+    best = None
+    for u in terms:
+        if u is t:
+            continue
+        if lang == 'en':
+            a, b = t.key.lower(), u.key.lower()
+            fits = a.endswith(' ' + b) or a.endswith('-' + b)
+        else:
+            a, b = (re.sub(r'（[^）]*）', '', zh_display(x.zh)).strip() for x in (t, u))
+            fits = len(a) > len(b) and a.endswith(b)
+        if fits and (best is None or len(b) > len(best[1])):
+            best = (u, b)
+    return best[0] if best else None
+
+
 def tex(terms):
     out = ['% Generated from chapters/91-appendix-glossary.nw by tools/glossary.py.']
     for t in terms:
-        out.append('\\attnterm{%d}{%s}{%s}{%s}{%s}{%s}{%s}' % (
-            t.id, t.key, lookup(t.en), t.en, zh_display(t.zh), en_sort(t.en), zh_sort(t.zh)))
+        up = [parent(t, terms, lang) for lang in ('en', 'zh')]
+        # one Chinese character is too short a word to trust on its own
+        # (抽头, a tap, is not a kind of 头, a head): only when the English agrees
+        if up[1] and len(re.sub(r'（[^）]*）', '', up[1].zh)) < 2 and up[1] is not up[0]:
+            up[1] = None
+        out.append('\\attnterm{%d}{%s}{%s}{%s}{%s}{%s}{%s}{%d}{%d}' % (
+            t.id, t.key, lookup(t.en), t.en, zh_display(t.zh), en_sort(t.en), zh_sort(t.zh),
+            up[0].id if up[0] else 0, up[1].id if up[1] else 0))
     return '\n'.join(out) + '\n'
 
 
