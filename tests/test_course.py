@@ -412,6 +412,25 @@ def test_devcontainer():
         p = subprocess.run([engine, 'build', '-f', os.path.join(base, '.devcontainer', 'Dockerfile'),
                             '-t', tag, ctx], capture_output=True, text=True, timeout=3600)
         assert p.returncode == 0, p.stderr[-2000:]
+    # The sandbox starts inside the students' container when it runs as
+    # devcontainer.json says (bubblewrap mounts its own /proc, which Docker's
+    # masked /proc paths forbid unless systempaths=unconfined): grade the stub
+    # of one exercise there, in an unpacked student release.
+    conf = json.load(open(os.path.join(TOP, 'exercises', 'student', '.devcontainer',
+                                       'devcontainer.json'), encoding='utf-8'))
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        _, tarball, _ = grade_release.student(TOP, dest=os.path.join(tmp, 'student'))
+        with tarfile.open(tarball) as tar:
+            tar.extractall(os.path.join(tmp, 'unpacked'))
+        root = os.path.join(tmp, 'unpacked', 'attention-exercises')
+        p = subprocess.run([engine, 'run', '--rm'] + conf['runArgs'] +
+                           ['-v', root + ':/w', '-w', '/w', 'attention-exercises-dev',
+                            'make', 'grade', 'EX=appA-transpose', 'LANG=en'],
+                           capture_output=True, text=True, timeout=600)
+        out = p.stdout + p.stderr
+        assert 'cannot start a sandbox' not in out, out[-1500:]
+        # the stub scores 0 (make exits 2 when the grader's status is not 0)
+        assert p.returncode != 0 and 'Total: 0/5' in out, (p.returncode, out[-1500:])
 
 
 def test_appendix_syllabus_table_follows_the_14_week_track():

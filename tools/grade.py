@@ -381,12 +381,20 @@ class Sandbox:
         p = subprocess.run(self.command(['/bin/true'], {}, COMPILE_LIMITS),
                            capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
+            if os.path.exists('/.dockerenv') or os.path.exists('/run/.containerenv'):
+                # Docker and Podman mask parts of /proc, so bubblewrap may not
+                # mount its own: the devcontainer.json files unmask them
+                why = ('inside a container it needs the container started with '
+                       '--security-opt systempaths=unconfined and seccomp=unconfined, as '
+                       '.devcontainer/devcontainer.json does')
+            else:
+                why = ('it needs user namespaces: as root it always works; as another user '
+                       'the kernel must allow unprivileged user namespaces, e.g. sysctl '
+                       'kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 '
+                       'kernel.apparmor_restrict_unprivileged_userns=0')
             raise SandboxUnavailable(
-                'bubblewrap cannot start a sandbox here: %s (it needs user namespaces: as '
-                'root it always works; as another user the kernel must allow unprivileged '
-                'user namespaces, e.g. sysctl kernel.unprivileged_userns_clone=1, or on '
-                'Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0)'
-                % (p.stderr.strip().splitlines() or ['exit status %d' % p.returncode])[-1])
+                'bubblewrap cannot start a sandbox here: %s (%s)'
+                % ((p.stderr.strip().splitlines() or ['exit status %d' % p.returncode])[-1], why))
 
     def command(self, argv, binds, limits, cwd='/box', env=None, writable=()):
         """The command line running ARGV in a sandbox.  BINDS: {inside: outside}
