@@ -384,7 +384,7 @@ class Sandbox:
             if os.path.exists('/.dockerenv') or os.path.exists('/run/.containerenv'):
                 # Docker and Podman mask parts of /proc, so bubblewrap may not
                 # mount its own: the devcontainer.json files unmask them
-                why = ('inside a container it needs the container started with '
+                why = ('it needs user namespaces, and inside a container the container started with '
                        '--security-opt systempaths=unconfined and seccomp=unconfined, as '
                        '.devcontainer/devcontainer.json does')
             else:
