@@ -806,7 +806,9 @@ static void translate_text(const char *text, const char *model_path)
             strcmp(model_path, FULL_CHECKPOINT) == 0
                 ? CLI_TR("the full training of make train", "make train 的完整训练")
             : strcmp(model_path, BUILD_CHECKPOINT) == 0
-                ? CLI_TR("the build's short training", "构建时的简短训练")
+                ? CLI_TR("the build's short training, often wrong; "
+                         "make train trains the full model",
+                         "构建时的简短训练，常译错；make train 训练完整模型")
                 : CLI_TR("given by --model", "由 --model 指定"));
     src[0] = to_chinese ? TOK_TO_ZH : TOK_TO_EN;
     memcpy(src + 1, tok, (size_t)n * sizeof *tok);
