@@ -41,7 +41,6 @@ import gzip
 import hashlib
 import json
 import os
-import re
 import shutil
 import sys
 import tarfile
@@ -291,7 +290,7 @@ def program_files(root=ROOT):
     in the student release builds them with the library)."""
     code = os.path.join(root, 'code')
     return {'code/' + f: read(os.path.join(code, f)) for f in sorted(os.listdir(code))
-            if f.endswith('.c') and re.match(r'(ch|app)', f)}
+            if is_program(f)}
 
 
 STUDENT_EXTRA = ('README.md', 'Makefile', '.devcontainer/Dockerfile',
