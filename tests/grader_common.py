@@ -14,7 +14,8 @@ import zipfile
 from helpers import TOP, Skip
 
 sys.path.insert(0, os.path.join(TOP, 'tools'))
-import grade_release  # noqa: E402
+import exercise  # noqa: E402  (the loader and the marker scanner)
+import grade_release  # noqa: E402,F401  (the tests' way to the releases)
 
 GRADE = os.path.join(TOP, 'tools', 'grade.py')
 HOSTILE = os.path.join(TOP, 'exercises', '_hostile')
@@ -33,7 +34,7 @@ def need_cc():
 
 def exercises(everything=False):
     """The exercises; all of them, or those whose chapter code is in code/."""
-    return grade_release.exercises(TOP, everything=everything)
+    return exercise.exercises(TOP, everything=everything)
 
 
 SHARED_BUILD = os.path.join(TOP, 'build', 'test-grader')

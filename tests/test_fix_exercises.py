@@ -18,7 +18,7 @@ import re
 import tempfile
 
 from helpers import TOP
-from grader_common import by_name, exercises, grade, grade_release, need_cc
+from grader_common import by_name, exercise, exercises, grade, grade_release, need_cc
 
 CHAPTERS = os.path.join(TOP, 'chapters')
 
@@ -37,7 +37,7 @@ def test_every_chapter_has_a_find_and_fix_exercise_in_both_languages():
     for name in os.listdir(CHAPTERS):
         m = re.match(r'(\d\d)-.*\.nw$', name)
         if m:
-            texts[str(int(m.group(1)))] = grade_release.read(os.path.join(CHAPTERS, name))
+            texts[str(int(m.group(1)))] = exercise.read(os.path.join(CHAPTERS, name))
     for chapter, ids in have.items():
         text = texts[chapter]
         for ex in ids:
@@ -55,16 +55,16 @@ def test_the_release_file_is_the_broken_version_and_the_fix_is_small():
     for d, meta in fix_exercises():
         for f in meta['student_files']:
             path = os.path.join(d, f)
-            source = grade_release.read(path)
-            shipped = grade_release.make_stub(source, path)
-            for marker in ('BEGIN FIX', 'END FIX', '/* BROKEN */', grade_release.BROKEN_PREFIX,
+            source = exercise.read(path)
+            shipped = exercise.make_stub(source, path)
+            for marker in ('BEGIN FIX', 'END FIX', '/* BROKEN */', exercise.BROKEN_PREFIX,
                            'BEGIN SOLUTION', 'YOUR CODE HERE'):
                 assert marker not in shipped, '%s: %r in the shipped file' % (path, marker)
             broken = [l[l.index('//~') + 4:].strip() for l in source.split('\n')
                       if l.lstrip().startswith('//~') and l.strip() != '//~']
             for line in broken:
                 assert line in shipped, '%s: the broken line %r is not shipped' % (path, line)
-            fixes = grade_release.solution_lines(source)
+            fixes = exercise.solution_lines(source)
             assert fixes, '%s: no line of the fix differs from the shipped file' % path
             for line in fixes:
                 assert line.strip() not in shipped, '%s: the fix %r is shipped' % (path, line)
@@ -83,16 +83,16 @@ def test_the_release_file_is_the_broken_version_and_the_fix_is_small():
 
 def test_markers_of_a_fix_are_checked():
     ok = 'a;\n/* BEGIN FIX */\nb = 1;\n/* BROKEN */\n    //~ b = 2;  /* c */\n/* END FIX */\n'
-    assert grade_release.make_stub(ok) == 'a;\n    b = 2;  /* c */\n'
-    assert grade_release.solution_lines(ok) == ['b = 1;']
+    assert exercise.make_stub(ok) == 'a;\n    b = 2;  /* c */\n'
+    assert exercise.solution_lines(ok) == ['b = 1;']
     for bad in ('/* BEGIN FIX */\nb;\n/* BROKEN */\nc;\n/* END FIX */\n',   # no //~
                 '/* BEGIN FIX */\nb;\n/* END FIX */\n',                    # no BROKEN
                 '/* BROKEN */\n//~ c;\n/* END FIX */\n',                   # no BEGIN
                 '/* BEGIN FIX */\nb;\n/* BROKEN */\n//~ c;\n',              # never closed
                 'x; /* BEGIN FIX */\nb;\n/* BROKEN */\n//~ c;\n/* END FIX */\n'):
         try:
-            grade_release.make_stub(bad, 'bad.c')
-        except grade_release.MarkerError:
+            exercise.make_stub(bad, 'bad.c')
+        except exercise.MarkerError:
             continue
         raise AssertionError('make_stub accepted %r' % bad)
 
@@ -107,7 +107,7 @@ def test_the_broken_files_fail_exactly_the_expected_checks():
         for d, meta in fixes:
             for f in meta['student_files']:
                 with open(os.path.join(sub, f), 'w', encoding='utf-8') as out:
-                    out.write(grade_release.make_stub(grade_release.read(os.path.join(d, f))))
+                    out.write(exercise.make_stub(exercise.read(os.path.join(d, f))))
         rc, data, out, _ = grade(['--ex', spec, '--submission', sub])
     results = by_name(data)
     problems = []
@@ -148,6 +148,6 @@ def test_the_student_release_ships_the_broken_files():
         assert 'broken_fails' not in files[ex + 'exercise.json'], \
             '%s: the release says which (hidden) checks the broken file fails' % meta['id']
         for f in meta['student_files']:
-            source = grade_release.read(os.path.join(d, f))
-            assert files[ex + f] == grade_release.make_stub(source), '%s%s' % (ex, f)
+            source = exercise.read(os.path.join(d, f))
+            assert files[ex + f] == exercise.make_stub(source), '%s%s' % (ex, f)
             assert files[ex + f] != source

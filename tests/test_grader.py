@@ -23,40 +23,29 @@ import sys
 import tempfile
 
 from helpers import TOP, Skip
-from grader_common import (ALTERNATIVE, GRADE, HOSTILE, SHARED_BUILD, exercises, grade,
-                           grade_release, load_grade, need_cc)
+from grader_common import (ALTERNATIVE, GRADE, HOSTILE, SHARED_BUILD, exercise, exercises,
+                           grade, grade_release, load_grade, need_cc)
 
 
 def test_every_exercise_is_complete_and_consistent():
     seen_files = {}
     for d, meta in exercises(everything=True):
-        ex = meta['id']
-        assert ex == os.path.basename(d), '%s: id differs from directory' % d
-        for key in ('title', 'student_files', 'functions', 'checks', 'tolerance'):
-            assert key in meta, '%s: exercise.json lacks %r' % (ex, key)
-        assert meta['title'].get('en') and meta['title'].get('zh'), '%s: title in both languages' % ex
+        ex = meta['id']     # its keys, titles, points and hints: checked by the loader
         for f in meta['student_files']:
             assert f not in seen_files, '%s and %s both have a file %s' % (ex, seen_files.get(f), f)
             seen_files[f] = ex
-            text = grade_release.read(os.path.join(d, f))
+            text = exercise.read(os.path.join(d, f))
             marker = 'BEGIN FIX' if meta.get('kind') == 'fix' else 'BEGIN SOLUTION'
             assert marker in text, '%s/%s has no %s marker' % (ex, f, marker)
-        checks_c = grade_release.read(os.path.join(d, 'checks.c'))
-        in_c = grade_release.all_check_names(checks_c)
-        in_json = [c['name'] for c in meta['checks']]
-        assert sorted(in_c) == sorted(in_json), \
-            '%s: checks.c has %s, exercise.json has %s' % (ex, in_c, in_json)
-        hidden_c = set(grade_release.hidden_check_names(checks_c))
+        # which checks there are and which are hidden: checks.c alone says
+        # (the loader refuses an exercise.json that disagrees or says "hidden")
+        written = json.loads(exercise.read(os.path.join(d, 'exercise.json')))
+        assert not any('hidden' in c for c in written['checks']), \
+            '%s: exercise.json says "hidden"; checks.c decides' % ex
         hidden_json = {c['name'] for c in meta['checks'] if c.get('hidden')}
-        assert hidden_c == hidden_json, \
-            '%s: hidden in checks.c %s, in exercise.json %s' % (ex, hidden_c, hidden_json)
         assert hidden_json or meta.get('kind') == 'answers', \
             '%s: no hidden check (only numeric-answer exercises may have none)' % ex
-        for c in meta['checks']:
-            assert isinstance(c.get('points'), int) and c['points'] > 0, '%s: points' % c['name']
-            assert c.get('hint', {}).get('en') and c['hint'].get('zh'), \
-                '%s/%s: a hint in both languages' % (ex, c['name'])
-        headers = ''.join(grade_release.read(h) for h in glob.glob(os.path.join(d, '*.h')))
+        headers = ''.join(exercise.read(h) for h in glob.glob(os.path.join(d, '*.h')))
         for fn in meta['functions']:
             assert fn + '(' in headers, '%s: %s is not declared in its header' % (ex, fn)
         # "No allocation" in the contract is enforced; forbidden names are the book's
@@ -64,29 +53,55 @@ def test_every_exercise_is_complete_and_consistent():
             assert bool(meta['no_alloc']) == ('no allocation' in headers.lower()), \
                 '%s: no_alloc in exercise.json and "No allocation" in the header disagree' % ex
         for fn in meta.get('forbidden', []):
-            assert any(fn + '(' in grade_release.read(h)
+            assert any(fn + '(' in exercise.read(h)
                        for h in glob.glob(os.path.join(TOP, 'code', '*.h'))), \
                 '%s: forbids %s, which is not a function of the book' % (ex, fn)
+
+
+def test_the_loader_refuses_an_exercise_json_that_disagrees_with_checks_c():
+    """checks.c names the checks and hides some; exercise.json gives each,
+    in the same order, its points and hints, and never says "hidden"."""
+    src = os.path.join(TOP, 'exercises', 'appA-transpose')
+    good = json.loads(exercise.read(os.path.join(src, 'exercise.json')))
+    meta = exercise.load(src)
+    assert [c['name'] for c in meta['checks'] if c.get('hidden')] == \
+        ['row_vector', 'large_rectangle'], meta['checks']
+    first = good['checks'][0]
+    for what, checks in (('"hidden"', [dict(first, hidden=True)] + good['checks'][1:]),
+                         ('a check missing', good['checks'][1:]),
+                         ('another order', good['checks'][1:] + good['checks'][:1]),
+                         ('a check checks.c lacks', good['checks'] + [dict(first, name='extra')]),
+                         ('no hint in Chinese', [dict(first, hint={'en': 'x'})] + good['checks'][1:])):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, 'appA-transpose')
+            shutil.copytree(src, d)
+            with open(os.path.join(d, 'exercise.json'), 'w', encoding='utf-8') as f:
+                json.dump(dict(good, checks=checks), f)
+            try:
+                exercise.load(d)
+            except exercise.ExerciseError:
+                continue
+            raise AssertionError('the loader took an exercise.json with %s' % what)
 
 
 def test_stubs_are_generated_from_the_solutions():
     for d, meta in exercises(everything=True):
         for f in meta['student_files']:
             path = os.path.join(d, f)
-            solution = grade_release.read(path)
-            stub = grade_release.make_stub(solution, path)
+            solution = exercise.read(path)
+            stub = exercise.make_stub(solution, path)
             if meta.get('kind') != 'fix':   # find-and-fix: tests/test_fix_exercises.py
                 assert '/* YOUR CODE HERE */' in stub, path
             for marker in ('BEGIN SOLUTION', 'END SOLUTION', 'BEGIN STUB', 'END STUB'):
                 assert marker not in stub, '%s: %s left in the stub' % (path, marker)
-            code = [l.strip() for l in grade_release.solution_lines(solution)]
+            code = [l.strip() for l in exercise.solution_lines(solution)]
             for line in code:
                 assert len(line) <= 12 or line not in stub, \
                     '%s: the solution line %r is in the stub' % (path, line)
     bad = '/* BEGIN SOLUTION */\nx;\n'
     try:
-        grade_release.make_stub(bad, 'unclosed.c')
-    except grade_release.MarkerError:
+        exercise.make_stub(bad, 'unclosed.c')
+    except exercise.MarkerError:
         pass
     else:
         raise AssertionError('an unclosed SOLUTION marker must be refused')

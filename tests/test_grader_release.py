@@ -10,7 +10,7 @@ import tempfile
 import zipfile
 
 from helpers import TOP
-from grader_common import (HOSTILE, RELEASE_SAMPLE, exercises, grade, grade_release,
+from grader_common import (HOSTILE, RELEASE_SAMPLE, exercise, exercises, grade, grade_release,
                            need_cc, run_autograder, setup_autograder, workflow_steps)
 
 
@@ -31,8 +31,8 @@ def test_student_release_builds_and_grades_on_its_own():
         assert os.path.isfile(os.path.join(root, 'README.md'))
         for d, meta in exercises():     # each stub is exactly the one generated from its solution
             for f in meta['student_files']:
-                shipped = grade_release.read(os.path.join(root, 'exercises', meta['id'], f))
-                assert shipped == grade_release.make_stub(grade_release.read(os.path.join(d, f))), \
+                shipped = exercise.read(os.path.join(root, 'exercises', meta['id'], f))
+                assert shipped == exercise.make_stub(exercise.read(os.path.join(d, f))), \
                     '%s/%s in the release is not the stub generated from the solution' % (meta['id'], f)
         env = dict(os.environ, LANG='en_US.UTF-8', EX=RELEASE_SAMPLE)
         p = subprocess.run(['make', '-s', 'grade'], cwd=root, capture_output=True, text=True,
@@ -59,10 +59,10 @@ def test_student_release_holds_no_solution_and_no_hidden_check():
         hidden, solution, public = {}, [], ''
         for d, meta in exercises():
             hidden[meta['id']] = {c['name'] for c in meta['checks'] if c.get('hidden')}
-            public += grade_release.strip_hidden(grade_release.read(os.path.join(d, 'checks.c')))
+            public += exercise.strip_hidden(exercise.read(os.path.join(d, 'checks.c')))
             for f in meta['student_files']:
-                solution += [l.strip() for l in grade_release.solution_lines(
-                    grade_release.read(os.path.join(d, f))) if len(l.strip()) > 12]
+                solution += [l.strip() for l in exercise.solution_lines(
+                    exercise.read(os.path.join(d, f))) if len(l.strip()) > 12]
         # a solution line leaks if it reaches the release without being in a visible check
         solution = [l for l in solution if l not in public]
         for path, text in files.items():

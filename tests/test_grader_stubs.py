@@ -5,7 +5,7 @@ graded on the other."""
 import os
 import tempfile
 
-from grader_common import exercises, grade, grade_release, need_cc
+from grader_common import exercise, exercises, grade, need_cc
 
 
 def test_stubs_fail_every_check_hidden_ones_too():
@@ -19,7 +19,7 @@ def test_stubs_fail_every_check_hidden_ones_too():
         for d, meta in stubbed:
             for f in meta['student_files']:
                 with open(os.path.join(sub, f), 'w', encoding='utf-8') as out:
-                    out.write(grade_release.make_stub(grade_release.read(os.path.join(d, f))))
+                    out.write(exercise.make_stub(exercise.read(os.path.join(d, f))))
         rc, data, out, seconds = grade(['--submission', sub,
                                         '--ex', ','.join(m['id'] for _, m in stubbed)])
     assert rc != 0

@@ -28,7 +28,7 @@ import shutil
 import tempfile
 
 from helpers import TOP, need_full
-from grader_common import by_name, exercises, grade, grade_release, need_cc
+from grader_common import by_name, exercise, exercises, grade, grade_release, need_cc
 
 # the exercises issue 18 names: backward passes, softmax and log-softmax,
 # masks, online softmax
@@ -78,7 +78,7 @@ def test_every_mutant_is_listed_with_its_mistake_in_both_languages():
                 if c in en or c in zh:
                     problems.append('%s/%s: the mistake names the check %s' % (ex, m['name'], c))
             # a mutant differs from the solution, which it is a whole copy of otherwise
-            src = grade_release.read(mutant_source(d, m)) if m['name'] in on_disk else ''
+            src = exercise.read(mutant_source(d, m)) if m['name'] in on_disk else ''
             for f in meta['student_files']:
                 if 'BEGIN SOLUTION' in src or 'END SOLUTION' in src:
                     problems.append('%s/%s: a mutant carries solution markers' % (ex, m['name']))
@@ -163,11 +163,11 @@ def test_mutants_stay_out_of_the_releases():
     hidden = {c['name'] for c in meta['checks'] if c.get('hidden')}
     visible = {c['name'] for c in meta['checks']} - hidden
     # lines that only a mutant has: none may reach a release
-    solution = set(l.strip() for l in grade_release.read(os.path.join(d, meta['student_files'][0]))
+    solution = set(l.strip() for l in exercise.read(os.path.join(d, meta['student_files'][0]))
                    .splitlines())
     mutant_lines = set()
     for m in meta['mutants']:
-        mutant_lines |= {l.strip() for l in grade_release.read(mutant_source(d, m)).splitlines()
+        mutant_lines |= {l.strip() for l in exercise.read(mutant_source(d, m)).splitlines()
                          if len(l.strip()) > 12 and l.strip() not in solution}
     assert mutant_lines
     for hidden_checks in (False, True):

@@ -128,8 +128,8 @@ def grade_once(args, tmp, seed=None):
 
 def grade():
     sys.path.insert(0, os.path.join(TOP, 'tools'))
-    import grade_release
-    ids = [meta['id'] for _, meta in grade_release.exercises(TOP)]
+    import exercise
+    ids = [meta['id'] for _, meta in exercise.exercises(TOP)]
     print('bench-grade: the reference solutions (%d exercises):' % len(ids))
     with tempfile.TemporaryDirectory() as tmp:
         t, p, warm = grade_once([], tmp)

@@ -4,11 +4,12 @@
 code/chNN-TOPIC.c (Chapter NN) and code/appX-TOPIC.c (Appendix X) each hold
 one program's main(); every other .c file in code/ goes into the library
 (build/libattn.a), which the programs, the unit tests and the exercises'
-grader link.  The build (build/tangle.mk), tools/grade.py and
-tools/grade_release.py all ask here.
+grader link.  The build (build/tangle.mk), the student release's Makefile,
+tools/grade.py and tools/grade_release.py all ask here.
 
   codefiles.py make < FILES   print the make variables CODE, PROG_SRCS and
                               LIB_SRCS for the code/ files named one a line
+  codefiles.py programs FILE...   print the programs among FILES, on one line
 """
 import os
 import re
@@ -28,6 +29,9 @@ def library_sources(names):
 
 
 def main(argv):
+    if argv[1:2] == ['programs']:
+        print(' '.join(n for n in argv[2:] if is_program(n)))
+        return 0
     if argv[1:] != ['make']:
         print(__doc__, file=sys.stderr)
         return 2

@@ -38,6 +38,7 @@ import sys
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
+import exercise  # noqa: E402
 import grade_release  # noqa: E402
 from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
@@ -260,9 +261,9 @@ def number_chapters(chaps, book=None):
 # \keyanswer: the reference solution's value
 
 def keyanswer(root, ex_id, name):
-    meta = json.loads(read(os.path.join(root, 'exercises', ex_id, 'exercise.json')))
+    meta = exercise.load(os.path.join(root, 'exercises', ex_id))
     for f in meta['student_files']:
-        sol = '\n'.join(grade_release.solution_lines(read(os.path.join(root, 'exercises', ex_id, f))))
+        sol = '\n'.join(exercise.solution_lines(read(os.path.join(root, 'exercises', ex_id, f))))
         text = read(os.path.join(root, 'exercises', ex_id, f))
         if re.match(r'\w+$', name):
             m = re.search(r'\b%s\s*\([^)]*\)\s*\{.*?return\s+([-+0-9.eE]+)\s*;' % re.escape(name),
@@ -293,7 +294,7 @@ def resolve(tex, root, book):
 def exercise_dirs(root=ROOT):
     """{book number "2.3": [(id, meta)]} of exercises/*/exercise.json."""
     out = {}
-    for d, meta in grade_release.exercises(root, everything=True):
+    for d, meta in exercise.exercises(root, everything=True):
         out.setdefault(meta.get('exercise', ''), []).append((meta['id'], meta))
     return out
 
@@ -301,7 +302,7 @@ def exercise_dirs(root=ROOT):
 def solution_size(root, ex_id, meta):
     n = 0
     for f in meta['student_files']:
-        for line in grade_release.solution_lines(read(os.path.join(root, 'exercises', ex_id, f))):
+        for line in exercise.solution_lines(read(os.path.join(root, 'exercises', ex_id, f))):
             s = line.strip()
             if s and not s.startswith(('/*', '*', '//')):
                 n += 1

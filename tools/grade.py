@@ -48,7 +48,6 @@ Python standard library only; the sandbox needs bubblewrap (`bwrap`).
 """
 import argparse
 import concurrent.futures
-import fnmatch
 import hashlib
 import json
 import math
@@ -66,6 +65,7 @@ import time
 import traceback
 
 from codefiles import is_program  # code/chNN-*.c, appX-*.c: programs, not the library
+import exercise                      # exercises/ID/exercise.json and the markers, read once
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(TOOLS)
@@ -193,14 +193,14 @@ def read_text(path):
 
 
 class Exercise:
-    def __init__(self, root, path):
+    """An exercise as the grader uses it: the metadata tools/exercise.py
+    loaded and checked (the checks, and which are hidden, agree with
+    checks.c), and what the grader derives from it."""
+
+    def __init__(self, root, path, meta):
         self.dir = path
-        with open(os.path.join(path, 'exercise.json'), encoding='utf-8') as f:
-            meta = json.load(f)
         self.meta = meta
         self.id = meta['id']
-        if self.id != os.path.basename(path):
-            raise ValueError('%s: id %r differs from its directory name' % (path, self.id))
         self.title = meta['title']
         self.number = meta.get('exercise', '')
         self.student_files = meta['student_files']
@@ -209,7 +209,7 @@ class Exercise:
         self.atol = float(tol.get('atol', 1e-9))
         self.rtol = float(tol.get('rtol', 1e-9))
         self.limits = dict(DEFAULT_LIMITS, **meta.get('limits', {}))
-        self.checks = meta['checks']
+        self.checks = meta['checks']                  # hidden ones with "hidden": true
         self.kind = meta.get('kind', 'code')          # 'answers': numeric answers
         # the book's functions that would solve the exercise outright
         self.forbidden = set(meta.get('forbidden', []))
@@ -226,38 +226,24 @@ class Exercise:
         # headers of the book's library the exercise builds on (e.g. layernorm.h):
         # an exercise whose chapter's code is not in code/ yet is left out
         self.requires = meta.get('requires', [])
-        self.missing = [h for h in self.requires
-                        if not os.path.isfile(os.path.join(root, 'code', h))]
+        self.missing = exercise.missing(root, meta)
         # known wrong solutions (exercises/ID/mutants/NAME.c): the mistake each
         # makes names the bug when a submission's values match its values
         self.mutants = meta.get('mutants', [])
-        names = [c['name'] for c in self.checks]
-        if len(set(names)) != len(names):
-            raise ValueError('%s: two checks share a name' % self.id)
 
 
 def find_exercises(root):
-    base = os.path.join(root, 'exercises')
-    out = []
-    for name in sorted(os.listdir(base)):
-        d = os.path.join(base, name)
-        if name.startswith(('_', '.')) or not os.path.isfile(os.path.join(d, 'exercise.json')):
-            continue
-        out.append(Exercise(root, d))
-    return out
+    return [Exercise(root, d, meta) for d, meta in exercise.exercises(root, everything=True)]
 
 
 def select_exercises(exercises, spec):
     """The exercises SPEC names (all by default), less those whose chapter's
     code is missing from code/: a note says so on stderr."""
-    chosen = exercises
-    if spec:
-        pats = [p for p in re.split(r'[,\s]+', spec) if p]
-        chosen = [e for e in exercises if any(fnmatch.fnmatchcase(e.id, p) for p in pats)]
-        unknown = [p for p in pats if not any(fnmatch.fnmatchcase(e.id, p) for e in exercises)]
-        if unknown:
-            raise SystemExit('grade: no exercise matches %s; the exercises are:\n  %s'
-                             % (', '.join(unknown), '\n  '.join(e.id for e in exercises)))
+    ids, unknown = exercise.matching([e.id for e in exercises], spec)
+    chosen = [e for e in exercises if e.id in ids]
+    if unknown:
+        raise SystemExit('grade: no exercise matches %s; the exercises are:\n  %s'
+                         % (', '.join(unknown), '\n  '.join(e.id for e in exercises)))
     for e in chosen:
         if e.missing:
             print('grade: %s left out: it needs code/%s, not in this tree'
@@ -543,22 +529,6 @@ def run_tool(args, cwd=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
-HIDDEN_MARKERS = ('BEGIN ' + 'HIDDEN', 'END ' + 'HIDDEN')   # not spelled out: releases hold none
-
-
-def strip_hidden_checks(text):
-    """checks.c without its hidden blocks (between the HIDDEN markers)."""
-    out, inside = [], False
-    for line in text.split('\n'):
-        if HIDDEN_MARKERS[0] in line:
-            inside = True
-        elif HIDDEN_MARKERS[1] in line:
-            inside = False
-        elif not inside:
-            out.append(line)
-    return '\n'.join(out)
-
-
 def link_flags(cc):
     """-fuse-ld=gold where the compiler has it: gold links a checks program
     in half the time of the default linker (0.06 s against 0.13 s here), and
@@ -596,7 +566,8 @@ class Toolchain:
                           if f.endswith('.h')] + [os.path.join(self.harness_dir, 'grade.h')])
         self.headers = headers
         # the grader itself is part of every key: new rules rebuild
-        self.header_hash = sha(read_bytes(os.path.abspath(__file__)), self.cc,
+        self.header_hash = sha(read_bytes(os.path.abspath(__file__)),
+                               read_bytes(os.path.join(TOOLS, 'exercise.py')), self.cc,
                                *[read_bytes(h) for h in headers])
         self.lib_srcs = sorted(os.path.join(self.code, f) for f in os.listdir(self.code)
                                if f.endswith('.c') and not is_program(f))
@@ -672,10 +643,11 @@ class Toolchain:
         deps = [os.path.join(ex.dir, h) for h in sorted(os.listdir(ex.dir)) if h.endswith('.h')]
         incs = ['-I', ex.dir, '-I', self.harness_dir, '-I', self.code]
         full = self.compile(src, STD + ['-Werror'] + SAN, incs, deps, name='checks-' + ex.id)
-        if HIDDEN_MARKERS[0] not in text:
+        visible = exercise.strip_hidden(text, src)
+        if visible == text:
             return full, full
         vis = self.compile(src, STD + ['-Werror'] + SAN, incs, deps, name='visible-' + ex.id,
-                           text='#line 1 "checks.c"\n' + strip_hidden_checks(text))
+                           text='#line 1 "checks.c"\n' + visible)
         return full, vis
 
     def expected(self, ex, limits):
@@ -716,6 +688,14 @@ class Toolchain:
             if rc != 0:
                 raise RuntimeError('cannot link the reference solution of %s:\n%s' % (ex.id, err))
             os.replace(tmp, binary)
+        # the checks program's own list (what the compiler saw) against the
+        # checks the scanner read from checks.c's text
+        rc, listed, err = run_tool(['/usr/bin/env', '-i', 'ASAN_OPTIONS=detect_leaks=0',
+                                    binary, '--list'], timeout=60)
+        if rc != 0 or sorted(listed.split()) != sorted(c['name'] for c in ex.checks):
+            raise RuntimeError('%s: the checks program lists %s, checks.c\'s CHECK lines name %s'
+                               % (ex.id, ' '.join(sorted(listed.split())) or err[-500:],
+                                  ' '.join(sorted(c['name'] for c in ex.checks))))
         out = {}
         for c in ex.checks:
             r, w = os.pipe()

@@ -19,7 +19,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
-import grade_release  # noqa: E402
+import exercise  # noqa: E402
 
 
 def main(argv=None):
@@ -29,7 +29,7 @@ def main(argv=None):
     ap.add_argument('--lang', default='both', choices=('zh', 'en', 'both'))
     ap.add_argument('--verbose', action='store_true', help="print each mutant's feedback")
     args = ap.parse_args(argv)
-    progs = [m for _, m in grade_release.exercises(ROOT, args.ex) if m.get('mutants')]
+    progs = [m for _, m in exercise.exercises(ROOT, args.ex) if m.get('mutants')]
     if not progs:
         raise SystemExit('grade_mutants: no exercise with mutants')
     total, named, lines = collections.Counter(), collections.Counter(), []

@@ -7,7 +7,8 @@
     tools/grade_release.py table [--write]  the exercises and their hidden checks
                                         (--write: into exercises/INSTRUCTOR.md)
 
-Markers in an exercise's files (each alone on its line, inside a C comment):
+Markers in an exercise's files (each alone on its line, inside a C comment;
+tools/exercise.py reads them, and exercise.json, for every tool):
 
     /* BEGIN SOLUTION */ ... /* END SOLUTION */
         the reference solution; the stub has one line /* YOUR CODE HERE */
@@ -36,217 +37,26 @@ check and every check's expected values.
 some exercises, e.g. one Gradescope assignment per chapter:
     make gradescope EX='ch02-*'
 """
-import fnmatch
 import gzip
 import hashlib
-import io
 import json
 import os
-import re
 import shutil
 import sys
 import tarfile
 import zipfile
 
 from codefiles import is_program
+from exercise import MarkerError, exercises, make_stub, read, shipped_meta, strip_hidden
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
-
-
-class MarkerError(ValueError):
-    pass
-
-
-def _blocks(lines, begin, end, path):
-    """Yield (kind, line_index) for marker lines; check nesting."""
-    depth_open = None
-    for i, line in enumerate(lines):
-        has_b, has_e = begin in line, end in line
-        if has_b and has_e:
-            raise MarkerError('%s:%d: %s and %s on one line' % (path, i + 1, begin, end))
-        if has_b:
-            if depth_open is not None:
-                raise MarkerError('%s:%d: %s inside another (opened at line %d)'
-                                  % (path, i + 1, begin, depth_open + 1))
-            depth_open = i
-            yield 'begin', i
-        elif has_e:
-            if depth_open is None:
-                raise MarkerError('%s:%d: %s without %s' % (path, i + 1, end, begin))
-            depth_open = None
-            yield 'end', i
-    if depth_open is not None:
-        raise MarkerError('%s:%d: %s is never closed' % (path, depth_open + 1, begin))
-
-
-BROKEN_PREFIX = '//~'
-
-
-def _broken_line(line, path, i):
-    """A `//~ code` line of a BROKEN block as shipped: the prefix (and the
-    one space after it) removed, the indentation kept."""
-    indent = line[:len(line) - len(line.lstrip())]
-    rest = line.lstrip()
-    if not rest.startswith(BROKEN_PREFIX):
-        raise MarkerError('%s:%d: every line after /* BROKEN */ starts with %s'
-                          % (path, i + 1, BROKEN_PREFIX))
-    rest = rest[len(BROKEN_PREFIX):]
-    return (indent + rest[1:] if rest.startswith(' ') else indent + rest).rstrip()
-
-
-def _fix_blocks(lines, path):
-    """Check the FIX markers: BEGIN FIX, BROKEN, END FIX, each alone on its
-    line, in that order, not nested."""
-    state = None
-    for i, line in enumerate(lines):
-        for word, before, after in (('BEGIN FIX', None, 'fix'), ('BROKEN', 'fix', 'broken'),
-                                    ('END FIX', 'broken', None)):
-            if re.search(r'/\*\s*%s\s*\*/' % word, line) or \
-                    (word != 'BROKEN' and word in line):
-                if line.strip() != '/* %s */' % word:
-                    raise MarkerError('%s:%d: write the marker alone: /* %s */' % (path, i + 1, word))
-                if state != before:
-                    raise MarkerError('%s:%d: /* %s */ out of order (BEGIN FIX, BROKEN, END FIX)'
-                                      % (path, i + 1, word))
-                state = after
-    if state is not None:
-        raise MarkerError('%s: a FIX block is never closed' % path)
-
-
-def make_stub(text, path='<file>'):
-    """The student's version of an exercise file: solutions out, stubs in;
-    in a find-and-fix exercise, the fix out and the broken lines in."""
-    lines = text.split('\n')
-    list(_blocks(lines, 'BEGIN SOLUTION', 'END SOLUTION', path))
-    _fix_blocks(lines, path)
-    list(_blocks(lines, 'BEGIN STUB', 'END STUB', path))
-    if 'BEGIN HIDDEN' in text:
-        raise MarkerError('%s: hidden checks belong in checks.c' % path)
-    out, mode = [], None
-    for i, line in enumerate(lines):
-        if line.strip() == '/* BEGIN FIX */':
-            mode = 'fix'
-        elif line.strip() == '/* BROKEN */' and mode == 'fix':
-            mode = 'broken'
-        elif line.strip() == '/* END FIX */':
-            mode = None
-        elif mode == 'fix':
-            continue
-        elif mode == 'broken':
-            out.append(_broken_line(line, path, i))
-        elif 'BEGIN SOLUTION' in line:
-            if line.strip() != '/* BEGIN SOLUTION */':
-                raise MarkerError('%s:%d: write the marker alone: /* BEGIN SOLUTION */'
-                                  % (path, i + 1))
-            indent = line[:len(line) - len(line.lstrip())]
-            out.append(indent + '/* YOUR CODE HERE */')
-            mode = 'solution'
-        elif 'END SOLUTION' in line:
-            mode = None
-        elif 'BEGIN STUB' in line:
-            if line.strip() != '/* BEGIN STUB':
-                raise MarkerError('%s:%d: write the marker alone: /* BEGIN STUB' % (path, i + 1))
-            mode = 'stub'
-        elif 'END STUB' in line:
-            if line.strip() != 'END STUB */':
-                raise MarkerError('%s:%d: write the marker alone: END STUB */' % (path, i + 1))
-            mode = None
-        elif mode == 'stub':
-            if '*/' in line or '/*' in line:
-                raise MarkerError('%s:%d: no comments inside a STUB block' % (path, i + 1))
-            out.append(line)
-        elif mode is None:
-            out.append(line)
-    return '\n'.join(out)
-
-
-def solution_lines(text):
-    """The lines between the SOLUTION markers, and the fixes of a
-    find-and-fix exercise (to prove none leaks).  A line of a fix that the
-    shipped file has anyway (a loop header, a brace) is no secret and is
-    left out."""
-    out, fixes, inside = [], [], None
-    for line in text.split('\n'):
-        if 'BEGIN SOLUTION' in line:
-            inside = out
-        elif line.strip() == '/* BEGIN FIX */':
-            inside = fixes
-        elif 'END SOLUTION' in line or line.strip() == '/* BROKEN */':
-            inside = None
-        elif inside is not None:
-            inside.append(line)
-    if fixes:
-        shipped = make_stub(text)
-        out += [l for l in fixes if l.strip() not in shipped]
-    return out
-
-
-def strip_hidden(text, path='<file>'):
-    lines = text.split('\n')
-    list(_blocks(lines, 'BEGIN HIDDEN', 'END HIDDEN', path))
-    out, inside = [], False
-    for line in lines:
-        if 'BEGIN HIDDEN' in line:
-            inside = True
-        elif 'END HIDDEN' in line:
-            inside = False
-        elif not inside:
-            out.append(line)
-    return '\n'.join(out)
-
-
-def hidden_check_names(text):
-    names, inside = [], False
-    for line in text.split('\n'):
-        if 'BEGIN HIDDEN' in line:
-            inside = True
-        elif 'END HIDDEN' in line:
-            inside = False
-        else:
-            m = re.match(r'\s*CHECK\((\w+)\)', line)
-            if m and inside:
-                names.append(m.group(1))
-    return names
-
-
-def all_check_names(text):
-    return re.findall(r'^\s*CHECK\((\w+)\)', text, re.M)
-
-
-def exercises(root=ROOT, spec='', everything=False):
-    """(directory, metadata) of each exercise; unless EVERYTHING, only those
-    whose required library headers ("requires") are in code/."""
-    base = os.path.join(root, 'exercises')
-    out = []
-    for name in sorted(os.listdir(base)):
-        d = os.path.join(base, name)
-        if name.startswith(('_', '.')) or not os.path.isfile(os.path.join(d, 'exercise.json')):
-            continue
-        with open(os.path.join(d, 'exercise.json'), encoding='utf-8') as f:
-            meta = json.load(f)
-        missing = [h for h in meta.get('requires', [])
-                   if not os.path.isfile(os.path.join(root, 'code', h))]
-        if missing and not everything:
-            continue
-        out.append((d, meta))
-    if spec:
-        pats = [p for p in re.split(r'[,\s]+', spec) if p]
-        out = [(d, m) for d, m in out if any(fnmatch.fnmatchcase(m['id'], p) for p in pats)]
-        if not out:
-            raise SystemExit('grade_release: no exercise matches %r' % spec)
-    return out
 
 
 def library_files(root=ROOT):
     code = os.path.join(root, 'code')
     return sorted(f for f in os.listdir(code)
                   if f.endswith('.h') or (f.endswith('.c') and not is_program(f)))
-
-
-def read(path):
-    with open(path, encoding='utf-8') as f:
-        return f.read()
 
 
 def reference_values(root, metas, hidden):
@@ -293,13 +103,16 @@ ANSWERS_CHECKS_STUB = """/* The checks of this numeric-answer exercise are not i
 """
 
 
+GRADER = ('grade.py', 'codefiles.py', 'exercise.py')    # tools/: what grades
+
+
 def release_files(root=ROOT, spec='', hidden=False):
     """{relative path: text} of a release: stubs always; hidden checks (and
     the checks of numeric-answer exercises) only if HIDDEN (the Gradescope
     autograder).  Each exercise ships expected.json, the values its checks
     give with the instructor's solution, never the solution itself."""
     files = {}
-    for f in ('grade.py', 'codefiles.py'):
+    for f in GRADER:
         files['tools/' + f] = read(os.path.join(root, 'tools', f))
     for f in ('grade.h', 'harness.c'):
         files['exercises/harness/' + f] = read(os.path.join(root, 'exercises', 'harness', f))
@@ -321,13 +134,13 @@ def release_files(root=ROOT, spec='', hidden=False):
         elif not hidden:
             checks = strip_hidden(checks, d + '/checks.c')
         files[ex + 'checks.c'] = checks
-        m = dict(meta)
+        m = shipped_meta(meta)
         m.pop('broken_fails', None)     # which checks the shipped file fails: hidden ones too
         if answers:
             m['checks'] = []
             m['answers_checked_elsewhere'] = True
         elif not hidden:
-            m['checks'] = [c for c in meta['checks'] if not c.get('hidden')]
+            m['checks'] = [c for c, h in zip(m['checks'], meta['checks']) if not h.get('hidden')]
         names = {c['name'] for c in m['checks']}
         diag = {k: v for k, v in diagnoses.get(meta['id'], {}).items() if k in names}
         # the mistakes, not the mutants (their sources stay here) nor which
@@ -425,7 +238,7 @@ def manifest(files):
             student |= {os.path.dirname(path) + '/' + f for f in meta['student_files']}
     lines = []
     for path in sorted(files):
-        graded = path in ('tools/grade.py', 'tools/codefiles.py') or \
+        graded = path in ['tools/' + f for f in GRADER] or \
             path.startswith(('exercises/', 'code/'))
         if path in student or not graded:
             continue
@@ -477,7 +290,7 @@ def program_files(root=ROOT):
     in the student release builds them with the library)."""
     code = os.path.join(root, 'code')
     return {'code/' + f: read(os.path.join(code, f)) for f in sorted(os.listdir(code))
-            if f.endswith('.c') and re.match(r'(ch|app)', f)}
+            if is_program(f)}
 
 
 STUDENT_EXTRA = ('README.md', 'Makefile', '.devcontainer/Dockerfile',
