@@ -30,12 +30,14 @@ $(B)/data/$(1).dat: data/timings/$(1).dat
 	$(Q)cp $$< $$@
 endif
 endef
+# gnuplot under the C locale warns on every figure that iconv cannot convert
+# common.gp's degree sign (a container without LANG): C.UTF-8 is always there.
 define figure_rules
 $(B)/fig/$(1).tex: figures/$(1).gp figures/common.gp $(B)/data/$(1).dat
 	$$(call need,gnuplot,gnuplot-nox)
 	$$(call msg,GNUPLOT,$(1))
 	$(Q)mkdir -p $$(@D)
-	$(Q)cd $(B) && GNUPLOT_LIB=../figures gnuplot \
+	$(Q)cd $(B) && LC_ALL=C.UTF-8 GNUPLOT_LIB=../figures gnuplot \
 	    -e "datafile='data/$(1).dat'; outfile='fig/$(1).tex'" ../figures/$(1).gp
 endef
 $(foreach f,$(FIGURES),$(eval $(call data_rules,$(f)))$(eval $(call figure_rules,$(f))))

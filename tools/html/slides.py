@@ -302,7 +302,8 @@ def _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh):
         f.write(script)
     subprocess.run(['gnuplot', '-e', "datafile='data/%s.dat'; outfile='slides/fig/%s.tex'"
                     % (name, base), 'slides/fig/%s.gp' % base], cwd=build, check=True,
-                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(top, 'figures')))
+                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(top, 'figures'),
+                            LC_ALL='C.UTF-8'))   # as mk/figures.mk: no iconv warning
     return 'slides/fig/%s.tex' % base
 
 

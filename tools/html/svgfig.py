@@ -155,7 +155,8 @@ def main(argv):
         return 2
     lang, script, datafile, out = argv[1:]
     src = rewrite(open(script, encoding='utf-8').read(), lang)
-    env = dict(os.environ, GNUPLOT_LIB=os.path.dirname(os.path.abspath(script)))
+    env = dict(os.environ, GNUPLOT_LIB=os.path.dirname(os.path.abspath(script)),
+               LC_ALL='C.UTF-8')    # as mk/figures.mk: no iconv warning under C
     with tempfile.NamedTemporaryFile('w', suffix='.gp', encoding='utf-8', delete=False) as f:
         f.write(src)
     try:
