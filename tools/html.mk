@@ -6,7 +6,8 @@
 #   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
 #                             with % slide marks, and language
 
-HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js) $(NWBOOK) book.toml \
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js tools/html/*.lua \
+              tools/html/*.html5) $(NWBOOK) book.toml \
               tools/chunknames.py chapters/chunk-names.zh
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
