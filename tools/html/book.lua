@@ -148,8 +148,20 @@ local function edge_char(x, last)
   if x.t == 'Str' then s = x.text
   elseif EDGE[x.t] then s = stringify(x)
   else return nil end
-  local _, first, final = strip(s)
-  return last and final or first
+  if last then
+    local k = #s
+    while k > 0 do
+      local p = utf8.offset(s, 0, k)
+      local c = utf8.codepoint(s, p)
+      if not isspace(c) then return c end
+      k = p - 1
+    end
+  else
+    for _, c in utf8.codes(s) do
+      if not isspace(c) then return c end
+    end
+  end
+  return nil
 end
 
 -- A line break in the Chinese source is no space in the text (pandoc's
@@ -349,22 +361,25 @@ inlines = function(xs)
   return glue_math(out)
 end
 
--- the argument of \NAME{arg} if the block is that marker (alone)
-local function marker(b, name)
+-- \NAME{arg} if the block is such a marker (alone): NAME, arg
+local function marker(b)
   local s
-  if b.t == 'RawBlock' and b.format == 'latex' then s = b.text
-  elseif b.t == 'Para' or b.t == 'Plain' then
+  local t = b.t
+  if t == 'RawBlock' then
+    if b.format == 'latex' then s = b.text end
+  elseif t == 'Para' or t == 'Plain' then
     local only
     for _, i in ipairs(b.content) do
-      if i.t ~= 'Space' and i.t ~= 'SoftBreak' then
-        if only then return nil end
+      local it = i.t
+      if it ~= 'Space' and it ~= 'SoftBreak' then
+        if only or it ~= 'RawInline' then return nil end
         only = i
       end
     end
-    if only and only.t == 'RawInline' and only.format == 'latex' then s = only.text end
+    if only and only.format == 'latex' then s = only.text end
   end
   if not s then return nil end
-  return s:match('^\\' .. name .. '{([^}]*)}%s*$')
+  return s:match('^\\(html%a+){([^}]*)}%s*$')
 end
 
 -- the alt text of a figure's images: its caption
@@ -582,35 +597,26 @@ end
 blocks = function(bs)
   local out, stack = {}, {}
   for _, b in ipairs(bs) do
-    local n = marker(b, 'htmlbegin')
-    if n then
+    local name, n = marker(b)
+    if name == 'htmlbegin' then
       stack[#stack + 1] = {tonumber(n), out}
       out = {}
+    elseif name == 'htmlend' then
+      local top = table.remove(stack)
+      assert(top[1] == tonumber(n), 'markers out of order')
+      -- a caption directly inside a figure is its <figcaption>
+      in_figure = #stack > 0 and D.boxes[stack[#stack][1] + 1].kind == 'figure'
+      local parent = top[2]
+      for _, x in ipairs(box(D.boxes[top[1] + 1], out)) do parent[#parent + 1] = x end
+      out = parent
+    elseif name == 'htmlchunk' then
+      for _, x in ipairs(chunk(D.chunks[tonumber(n) + 1])) do out[#out + 1] = x end
+    elseif name == 'htmlimg' then
+      out[#out + 1] = RawB(img_html(n))
+    elseif b.t == 'RawBlock' and b.format == 'latex' then
+      unknown_latex(strip(b.text))
     else
-      n = marker(b, 'htmlend')
-      if n then
-        local top = table.remove(stack)
-        assert(top[1] == tonumber(n), 'markers out of order')
-        -- a caption directly inside a figure is its <figcaption>
-        in_figure = #stack > 0 and D.boxes[stack[#stack][1] + 1].kind == 'figure'
-        local parent = top[2]
-        for _, x in ipairs(box(D.boxes[top[1] + 1], out)) do parent[#parent + 1] = x end
-        out = parent
-      else
-        n = marker(b, 'htmlchunk')
-        if n then
-          for _, x in ipairs(chunk(D.chunks[tonumber(n) + 1])) do out[#out + 1] = x end
-        else
-          n = marker(b, 'htmlimg')
-          if n then
-            out[#out + 1] = RawB(img_html(n))
-          elseif b.t == 'RawBlock' and b.format == 'latex' then
-            unknown_latex(strip(b.text))
-          else
-            for _, x in ipairs(block(b)) do out[#out + 1] = x end
-          end
-        end
-      end
+      for _, x in ipairs(block(b)) do out[#out + 1] = x end
     end
   end
   if #stack > 0 then warn(page.slug .. ': unclosed box') end
@@ -894,21 +900,39 @@ end
 local template
 local OPTS = {html_math_method = 'mathml', wrap_text = 'wrap-none'}
 
-local function write_page(name, bs, meta)
-  meta.ui = D.ui
-  meta.htmllang = D.lang == 'zh' and 'zh-Hans' or 'en'
-  meta.otherhtmllang = D.ui.otherlang == 'zh' and 'zh-Hans' or 'en'
-  meta.pdflang = D.lang
-  meta.here = name
-  meta.glossary = D.glossary
+-- Every page's body in one pandoc.write (one document, as the highlighter
+-- and the code blocks' numbering see it), then each page through the
+-- template: its body one raw block, its contents list rendered there.
+local function write_pages(list)
+  local all = {}
+  for n, p in ipairs(list) do
+    all[#all + 1] = RawB('<!--PAGE ' .. n .. '-->')
+    for _, b in ipairs(permalinks(p.blocks)) do all[#all + 1] = b end
+  end
+  local out = pandoc.write(pandoc.Pandoc(all), 'html5', OPTS)
+  local marks, bodies = {}, {}
+  for a, n, b in out:gmatch('()<!%-%-PAGE (%d+)%-%->\n?()') do marks[#marks + 1] = {a, n, b} end
+  for k, m in ipairs(marks) do
+    local stop = marks[k + 1] and marks[k + 1][1] - 1 or #out
+    bodies[tonumber(m[2])] = (out:sub(m[3], stop):gsub('\n$', ''))
+  end
   local opts = {template = template}
   for k, v in pairs(OPTS) do opts[k] = v end
-  local h = pandoc.write(pandoc.Pandoc(permalinks(bs), meta), 'html5', opts)
-  h = fix_math(mathml_for_chromium(h))
-  h = h:gsub('ZZnw[UI]%d+ZZ', function(t) return (tokens[t]) end)
-  local f = assert(io.open(D.dest .. '/' .. name .. '.html', 'w'))
-  f:write(h)
-  f:close()
+  for n, p in ipairs(list) do
+    local meta = p.meta
+    meta.ui = D.ui
+    meta.htmllang = D.lang == 'zh' and 'zh-Hans' or 'en'
+    meta.otherhtmllang = D.ui.otherlang == 'zh' and 'zh-Hans' or 'en'
+    meta.pdflang = D.lang
+    meta.here = p.name
+    meta.glossary = D.glossary
+    local h = pandoc.write(pandoc.Pandoc({RawB(bodies[n])}, meta), 'html5', opts)
+    h = fix_math(mathml_for_chromium(h))
+    h = h:gsub('ZZnw[UI]%d+ZZ', function(t) return (tokens[t]) end)
+    local f = assert(io.open(D.dest .. '/' .. p.name .. '.html', 'w'))
+    f:write(h)
+    f:close()
+  end
 end
 
 local function nav(k)
@@ -928,7 +952,7 @@ function Pandoc(doc)
   -- the pages, split at \htmlpage{N}
   local pages, cur = {}, nil
   for _, b in ipairs(doc.blocks) do
-    if marker(b, 'htmlpage') then
+    if marker(b) == 'htmlpage' then
       cur = {}
       pages[#pages + 1] = cur
     elseif cur then
@@ -963,7 +987,7 @@ function Pandoc(doc)
   m.next = D.chapters[1] and {slug = D.chapters[1].slug, title = D.chapters[1].title}
   m.index, m.decks, m.colophon = true, decks, D.colophon
   m.pagetitle = D.title .. ' · ' .. D.title
-  write_page('index', index, m)
+  local list = {{name = 'index', blocks = index, meta = m}}
   for k, ch in ipairs(D.chapters) do
     page = ch
     m = nav(k)
@@ -971,8 +995,9 @@ function Pandoc(doc)
     m.deck = ch.deck
     m.roots = ch.roots
     m.pagetoc = pandoc.MetaBlocks(toc_blocks(pages[k]))
-    write_page(ch.slug, pages[k], m)
+    list[#list + 1] = {name = ch.slug, blocks = pages[k], meta = m}
   end
+  write_pages(list)
 
   local sorted = {}
   for s in pairs(unknown) do sorted[#sorted + 1] = s end
