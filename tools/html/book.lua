@@ -53,18 +53,13 @@ local SPACE = {[9]=1, [10]=1, [11]=1, [12]=1, [13]=1, [32]=1, [0x85]=1, [0xa0]=1
                [0x1680]=1, [0x2028]=1, [0x2029]=1, [0x202f]=1, [0x205f]=1, [0x3000]=1}
 local function isspace(c) return SPACE[c] or (c >= 0x2000 and c <= 0x200a) end
 
-local function chars(s)
-  local out = {}
-  for _, c in utf8.codes(s) do out[#out + 1] = c end
-  return out
-end
-
 local function strip(s)
-  local cs = chars(s)
+  local cs = {}
+  for _, c in utf8.codes(s) do cs[#cs + 1] = c end
   local i, j = 1, #cs
   while i <= j and isspace(cs[i]) do i = i + 1 end
   while j >= i and isspace(cs[j]) do j = j - 1 end
-  return utf8.char(table.unpack(cs, i, j)), cs[i], cs[j]
+  return utf8.char(table.unpack(cs, i, j))
 end
 
 -- runs of white space as one space, none at the ends
