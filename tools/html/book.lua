@@ -383,7 +383,7 @@ local function set_alt(bs, alt)
     x.text = plain_replace(x.text, 'alt="ZZALTZZ"', 'alt="' .. alt .. '"')
     return x
   end
-  return pandoc.walk_block(pandoc.Div(bs), {RawBlock=f, RawInline=f}).content
+  return pandoc.Div(bs):walk({RawBlock=f, RawInline=f}).content
 end
 
 local function box(bx, inner)
@@ -560,7 +560,8 @@ local function block(b)
     b.content = inlines(b.content)
     if #b.content == 0 then return {} end
   elseif t == 'Header' then b.content = inlines(b.content)
-  elseif t == 'BlockQuote' or t == 'Div' then b.content = blocks(b.content)
+  elseif t == 'BlockQuote' or t == 'Div' or t == 'Figure' then   -- Figure: pandoc 3
+    b.content = blocks(b.content)
   elseif t == 'BulletList' or t == 'OrderedList' then b.content = each_blocks(b.content)
   elseif t == 'DefinitionList' then
     local items = {}
@@ -714,7 +715,8 @@ local function alltext(x, out)
     alltext(x.content, out)
     out[#out + 1] = ' '
   elseif t == 'OrderedList' or t == 'Span' or t == 'Div' or t == 'Link' or t == 'Quoted' or
-         t == 'Image' or t == 'Header' or t == 'Note' or t == 'Cite' or t == 'LineBlock' then
+         t == 'Image' or t == 'Header' or t == 'Note' or t == 'Cite' or t == 'LineBlock' or
+         t == 'Figure' then
     alltext(x.content, out)
   elseif t == 'DefinitionList' then
     for _, item in ipairs(x.content) do
