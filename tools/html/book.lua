@@ -397,7 +397,8 @@ local function box(bx, inner)
   end
   if kind == 'equation' then
     local tail = bx.number and '<span class="eqno">(' .. esc(bx.number) .. ')</span>' or ''
-    return wrap('<div class="equation"' .. idattr .. '><div class="eqbody">', '</div>' .. tail .. '</div>')
+    return wrap('<div class="equation"' .. idattr .. '><div class="eqbody">',
+                '</div>' .. tail .. '</div>')
   elseif kind == 'caption' then
     local first = inner[1]
     if bx.number and first and (first.t == 'Para' or first.t == 'Plain') then
@@ -522,7 +523,8 @@ local function chunk(c)
   if c.root then
     local r = esc(c.root)
     if c.root:sub(1, 5) == 'code/' then
-      notes[#notes + 1] = fmt(W.file, '<a class="file" href="../' .. r .. '"><code>' .. r .. '</code></a>')
+      notes[#notes + 1] = fmt(W.file, '<a class="file" href="../' .. r .. '"><code>' .. r ..
+                                      '</code></a>')
     else
       notes[#notes + 1] = fmt(W.file, '<code>' .. r .. '</code>')
     end
@@ -536,7 +538,8 @@ local function chunk(c)
   end
   local tail = {}
   for _, n in ipairs(notes) do tail[#tail + 1] = '<p>' .. n .. '</p>' end
-  return {RawB(head), code, RawB('<div class="chunk-xref">' .. table.concat(tail) .. '</div></div>')}
+  return {RawB(head), code,
+          RawB('<div class="chunk-xref">' .. table.concat(tail) .. '</div></div>')}
 end
 
 -- ---------------------------------------------------------------------------
@@ -675,7 +678,8 @@ local function contents_blocks(pages)
       if b.t == 'Header' and b.level <= 2 then heads[#heads + 1] = b end
     end
     if #heads > 0 then
-      local entry = {pandoc.Plain({pandoc.Link(clone_inlines(heads[1].content), ch.slug .. '.html')})}
+      local entry = {pandoc.Plain({pandoc.Link(clone_inlines(heads[1].content),
+                                               ch.slug .. '.html')})}
       local sub = {}
       for j = 2, #heads do
         sub[#sub + 1] = {pandoc.Plain({pandoc.Link(clone_inlines(heads[j].content),
@@ -710,7 +714,9 @@ local function alltext(x, out)
   elseif t == 'Code' or t == 'CodeBlock' then out[#out + 1] = ' ' .. x.text .. ' '
   elseif t == 'Math' then out[#out + 1] = ' ' .. math_text(x.text) .. ' '
   elseif t == 'RawInline' or t == 'RawBlock' then
-    if x.format == 'html' then out[#out + 1] = ' ' .. unescape(x.text:gsub('<[^>]*>', ' ')) .. ' ' end
+    if x.format == 'html' then
+      out[#out + 1] = ' ' .. unescape((x.text:gsub('<[^>]*>', ' '))) .. ' '
+    end
   elseif TEXT_SPACE[t] then
     alltext(x.content, out)
     out[#out + 1] = ' '
@@ -876,7 +882,8 @@ local function fix_math(h)
   return (h:gsub('<math .-</math>', function(m)
     local ann = m:match('<annotation encoding="application/x%-tex">(.-)</annotation>')
     if ann and (ann:find('\\left%f[^%w_]') or ann:find('\\right%f[^%w_]')) then return m end
-    return (m:gsub('<mo stretchy="true" form="p[a-z]+">([%(%)%[%]])</mo>', '<mo stretchy="false">%1</mo>'))
+    return (m:gsub('<mo stretchy="true" form="p[a-z]+">([%(%)%[%]])</mo>',
+                   '<mo stretchy="false">%1</mo>'))
   end))
 end
 
@@ -978,7 +985,9 @@ function Pandoc(doc)
   end
   local decks = {}
   for _, ch in ipairs(D.chapters) do
-    if ch.deck and ch.number then decks[#decks + 1] = {file = ch.deck, name = fmt(W.chapter, ch.number)} end
+    if ch.deck and ch.number then
+      decks[#decks + 1] = {file = ch.deck, name = fmt(W.chapter, ch.number)}
+    end
   end
   local m = nav(0)
   m.next = D.chapters[1] and {slug = D.chapters[1].slug, title = D.chapters[1].title}

@@ -56,6 +56,7 @@ def math_text(s):
     s = re.sub(r'\\(mathrm|text|mathit)\{([^}]*)\}', r'\2', s)
     return re.sub(r'[{}$\\]', '', s)
 
+
 def texmath_compatible(tex):
     """pandoc's math converter (texmath 0.12) knows \\bigl but not \\Bigl:
     the bigger delimiters grow with their contents instead."""
@@ -69,7 +70,6 @@ def texmath_compatible(tex):
     tex = re.sub(r'\\(?:Big|bigg|Bigg)l(?![A-Za-z])', r'\\left', tex)
     tex = re.sub(r'\\(?:Big|bigg|Bigg)r(?![A-Za-z])', r'\\right', tex)
     return re.sub(r'\\(?:Big|bigg|Bigg)m?(?![A-Za-z])', r'\\big', tex)
-
 
 
 def pandoc_input(book):
@@ -101,8 +101,6 @@ def plain_title(chap, lang):
     return t
 
 
-
-
 def chunk_data(src):
     """Every chunk's lines, uses marked, and every name's definitions in
     order: enough for book.js to expand a chunk as notangle does."""
@@ -122,8 +120,6 @@ def chunk_data(src):
         defs[c.label] = lines
         names.setdefault(c.name, []).append(c.label)
     return {'defs': defs, 'names': names}
-
-
 
 
 def read_bib(path):
@@ -161,8 +157,6 @@ def bib_authors(s):
     shown = [n for n in names if n][:3]
     more = len([n for n in names if n]) > 3 or None in names
     return ', '.join(shown) + (' et al.' if more else '')
-
-
 
 
 def bibliography_html(book, entries):
