@@ -6,7 +6,8 @@
 #   build/slides/             NN-topic-{zh,en}.pdf: one beamer deck per chapter
 #                             with % slide marks, and language
 
-HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js) $(NWBOOK) book.toml \
+HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js tools/html/*.lua \
+              tools/html/*.html5) $(NWBOOK) book.toml \
               tools/chunknames.py chapters/chunk-names.zh
 
 # Figures that draw (a `plot`), as opposed to scripts that print numbers.
@@ -42,9 +43,11 @@ $(foreach l,zh en,$(eval $(call tikz_svg_rules,$(l))))
 $(foreach f,$(TIKZ_DATA_FIGURES),$(foreach l,zh en,$(eval $(B)/html-svg/$(l)/$(f).svg: $(B)/data/$(f).dat)))
 HTML_SVG += $(foreach l,zh en,$(TIKZ_FIGURES:%=$(B)/html-svg/$(l)/%.svg))
 
-# Both editions come from one run (noweb's front end once, two pandoc runs a
-# language).  Warnings (an unknown label, math pandoc could not convert) go to
-# build/html/warnings.txt too, where tests/test_html.py looks for them.
+# Both editions come from one run (noweb's front end once, one pandoc run a
+# language: the LaTeX reader, the Lua filter tools/html/book.lua, the HTML
+# writer through the template tools/html/page.html5).  Warnings (an unknown
+# label, math pandoc could not convert) go to build/html/warnings.txt too,
+# where tests/test_html.py looks for them.
 # Every number (chapters, sections, equations, figures, tables, exercises)
 # is LaTeX's: read from the .aux of the PDF in the same language.
 HTML_AUX := $(B)/book-zh.pdf $(B)/book-en.pdf
