@@ -16,11 +16,11 @@
 # figures             build/fig/*.tex: plots (gnuplot), diagrams (TikZ)       mk/figures.mk
 # pdf                 build/book-{zh,en,bilingual}.pdf (latexmk)              mk/pdf.mk
 # zh, en, bilingual   one of them                                             mk/pdf.mk
-# html                build/html/{zh,en}/index.html (not in all)              tools/html.mk
-# slides              build/slides/NN-topic-{zh,en}.pdf (not in all)          tools/html.mk
-# grade               grade every exercise (EX=<id>: one; LANG=zh|en)         exercises/exercises.mk
-# student             build/student.tar.gz, the student release               exercises/exercises.mk
-# gradescope          build/gradescope.zip; one per week: build/gradescope/   exercises/exercises.mk
+# html                build/html/{zh,en}/index.html (not in all)              mk/html.mk
+# slides              build/slides/NN-topic-{zh,en}.pdf (not in all)          mk/html.mk
+# grade               grade every exercise (EX=<id>: one; LANG=zh|en)         mk/exercises.mk
+# student             build/student.tar.gz, the student release               mk/exercises.mk
+# gradescope          build/gradescope.zip; one per week: build/gradescope/   mk/exercises.mk
 # test                everything, then every test (PYTEST_ARGS='-k NAME')     mk/test.mk
 # fuzz                libFuzzer on tests/fuzz/, FUZZ_SECONDS (60) each        mk/qa.mk
 # memcheck            every demo and data mode under valgrind                 mk/qa.mk
@@ -32,7 +32,7 @@
 # bench-demos         each demo, median of 5 runs < 1 s                       mk/bench.mk
 # grade-mutants       every known wrong solution graded; is its bug named?    mk/mutants.mk
 # instructor          build/instructor.tar.gz: keys, rubrics, tracks, quizzes  mk/course.mk
-# bench-grade         grading every exercise <= 30 s, one <= 5 s              exercises/exercises.mk
+# bench-grade         grading every exercise <= 30 s, one <= 5 s              mk/exercises.mk
 # bench-html          make html slides from a built tree <= 30 s              mk/bench.mk
 # bench-train         Chapter 8: a step in C and PyTorch; RECORD=1 records    mk/bench.mk
 # train               Chapter 9, the full run <= 10 min; RECORD=1 records     mk/bench.mk
@@ -51,10 +51,10 @@ include mk/tangle.mk         # chapters -> code/; the checks on the source
 include mk/programs.mk       # code/ -> build/bin/, build/debug/bin/
 include mk/figures.mk        # programs -> build/data/, build/fig/, build/excerpt/
 include mk/pdf.mk            # chapters, figures, excerpts -> build/book-*.pdf
-include tools/html.mk        # chapters -> build/html/, build/slides/
--include exercises/exercises.mk  # exercises -> grades, student release, Gradescope zip
-include mk/course.mk            # tracks, answer keys, the instructor release
--include mk/mutants.mk       # the known wrong solutions and their named hints
+include mk/html.mk           # chapters -> build/html/, build/slides/
+include mk/exercises.mk      # exercises -> grades, student release, Gradescope zip
+include mk/course.mk         # tracks, answer keys, the instructor release
+include mk/mutants.mk        # the known wrong solutions and their named hints
 include mk/test.mk           # make test
 include mk/qa.mk             # fuzzing, valgrind, reproducibility, recorded timings
 include mk/bench.mk          # time budgets and recorded measurements

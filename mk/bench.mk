@@ -22,7 +22,7 @@ bench-edit: all
 bench-demos: $(PROGRAMS)
 	$(Q)$(PYTHON) tools/bench.py demos
 
-# bench-grade is in exercises/exercises.mk (tools/grade_bench.py).
+# bench-grade is in mk/exercises.mk (tools/grade_bench.py).
 
 bench-html: $(PROGRAMS)
 	$(Q)$(PYTHON) tools/bench.py html

@@ -7,7 +7,7 @@
 #                        times, the week's Gradescope package, the quiz if
 #                        build/quiz/ exists), every deck and package
 # make gradescope        also writes build/gradescope/TRACK-weekN.zip, one
-#                        package per week that sets exercises (exercises.mk)
+#                        package per week that sets exercises (mk/exercises.mk)
 # make course-plan       print the tracks (TRACK=4wk: one)
 # The keys live next to their exercises in chapters/*.nw (answerkey blocks);
 # every student output leaves them out (tools/nwlang.py strip_answerkeys).

@@ -1,6 +1,6 @@
 #### Tests: make test ########################################################
 # Everything is built first (the other stages add what their tests need:
-# `test: ...` in mk/qa.mk, tools/html.mk), then every test runs under pytest
+# `test: ...` in mk/qa.mk, mk/html.mk), then every test runs under pytest
 # (pytest.ini, tests/conftest.py) on both cores; PYTEST_ARGS='-k NAME' runs a
 # subset.  No test asserts a time: the budgets are in mk/bench.mk.
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
