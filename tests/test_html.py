@@ -93,6 +93,11 @@ def test_every_page_in_chromium():
       document.querySelectorAll('[id]').forEach(e => r.ids.push(e.id));
       document.querySelectorAll('a[href]').forEach(a =>
         r.links.push([a.getAttribute('href'), a.href]));
+      document.querySelectorAll('img.plot').forEach(i => {
+        const a = i.closest('a.figlink');
+        if (!a || a.getAttribute('href') !== i.getAttribute('src'))
+          r.problems.push('figure ' + i.getAttribute('src') + ' is not a link to itself');
+      });
       document.querySelectorAll('img').forEach(i =>
         r.images.push([i.getAttribute('src'), i.complete && i.naturalWidth > 0,
                        i.getBoundingClientRect().width]));
@@ -141,6 +146,11 @@ def test_every_page_in_chromium():
             for src, ok, width in r['images']:
                 if not ok or width == 0:
                     errors.append('%s: image %s did not load' % (rel, src))
+                elif src.startswith('fig/') and width < 470:
+                    # book.css keeps a figure 30rem wide on a phone (it scrolls
+                    # sideways in its link) so that its labels stay readable
+                    errors.append('%s: figure %s is %d px wide on a 390 px phone: its '
+                                  'labels are too small to read' % (rel, src, width))
             for tex, merror, area in r['math']:
                 n_math += 1
                 if merror:

@@ -263,8 +263,11 @@ local function unknown_latex(s)
   if not harmless(s) then unknown[prefix(s, 60)] = true end
 end
 
+-- A figure is a link to its SVG: on a phone, where the page shrinks it, a tap
+-- opens it alone to zoom (and book.css keeps it wide enough to read, scrolling).
 local function img_html(name)
-  return '<img class="plot" src="fig/' .. name .. '.svg" alt="ZZALTZZ">'
+  return '<a class="figlink" href="fig/' .. name .. '.svg"><img class="plot" src="fig/' ..
+         name .. '.svg" alt="ZZALTZZ"></a>'
 end
 
 local inlines, blocks
