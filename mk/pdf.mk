@@ -53,7 +53,7 @@ $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
 	$(call need,upmendex,texlive-binaries)
-	$(Q)tools/latex.sh $(B) $* $(if $(Q),,-v)
+	$(Q)tools/latex.sh $(B) book-$* $(if $(Q),,-v)
 
 pdf: $(PDFS)
 $(EDITIONS): %: $(B)/book-%.pdf

@@ -25,15 +25,12 @@ $(QUIZ_DIR)/export.stamp: $(QUIZ_DIR)/values.json
 	$(Q)$(PYTHON) tools/quiz.py export --values $< --out $(QUIZ_DIR) $(QUIZ_SRC)
 	$(Q)touch $@
 
-# Two runs: the contents.
-$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp tex/attnbook.sty $(B)/bookmeta.tex
+# latexmk, as for the book (tools/latex.sh): as many runs as the contents need.
+$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp tex/attnbook.sty $(B)/bookmeta.tex \
+                        tools/latex.sh tex/latexmkrc
+	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
-	$(call msg,XELATEX,quiz-$*)
-	$(Q)cd $(QUIZ_DIR) && for run in 1 2; do \
-	  TEXINPUTS=".:$(CURDIR)/$(B):$(CURDIR)/tex//:" xelatex -interaction=nonstopmode -halt-on-error \
-	    -file-line-error quiz-$*.tex > /dev/null 2>&1 || { \
-	  echo "xelatex failed on $(QUIZ_DIR)/quiz-$*.tex (log: $(QUIZ_DIR)/quiz-$*.log):" >&2; \
-	  grep -a -A 3 -E '^[^ ]*:[0-9]+: |^! ' quiz-$*.log | head -n 20 >&2; exit 1; }; done
+	$(Q)LATEX_INPUTS=$(B) tools/latex.sh $(QUIZ_DIR) quiz-$* $(if $(Q),,-v)
 
 quiz: $(QUIZ_DIR)/quiz-zh.pdf $(QUIZ_DIR)/quiz-en.pdf
 

@@ -67,8 +67,8 @@ EFFORT_TEXT = {
            '易、中、难分别为 15、30、60 分钟（整道题都不自动评分时为 20、45、90 分钟）。'
            '请用自己班级的实际情况校准。'),
 }
-QUIZ_SCRATCH = ('*.aux', '*.bcf', '*.edx', '*.zdx', '*.log', '*.out', '*.run.xml',
-                '*.toc', '*.stamp', '*.fls', '*.fdb_latexmk', '*.xdv')
+QUIZ_SCRATCH = ('*.aux', '*.bcf', '*.bbl', '*.blg', '*.edx', '*.zdx', '*.log', '*.out',
+                '*.run.xml', '*.toc', '*.stamp', '*.fls', '*.fdb_latexmk', '*.xdv', '*.running')
 DIFFICULTY = {'易': 'easy', '中': 'medium', '难': 'hard'}
 DIFF_ZH = {'easy': '易', 'medium': '中', 'hard': '难'}
 
@@ -635,17 +635,14 @@ def instructor_pdf(root, tracks, book, dest):
                            capture_output=True, text=True).stdout
     tex = PREAMBLE + tracks_tex(tracks) + '\n' + woven + '\n\\end{document}\n'
     write_if_changed(os.path.join(work, 'instructor.tex'), tex)
-    # attnbook.sty reads build/bookmeta.tex (book.toml as TeX; make makes it)
-    env = dict(os.environ, TEXINPUTS='.:%s:%s//:' % (os.path.join(root, 'build'),
-                                                      os.path.join(root, 'tex')))
-    for _ in range(2):              # the contents need a second run
-        r = subprocess.run(['xelatex', '-interaction=nonstopmode', '-halt-on-error', 'instructor.tex'],
-                           cwd=work, env=env, capture_output=True, text=True)
-        if r.returncode != 0:
-            log = read(os.path.join(work, 'instructor.log'))
-            errs = [l for l in log.split('\n') if l.startswith('!') or re.match(r'l\.\d+', l)]
-            raise SystemExit('course: xelatex failed on %s/instructor.tex:\n%s'
-                             % (work, '\n'.join(errs[:20])))
+    # latexmk, as for the book (tools/latex.sh); attnbook.sty reads
+    # build/bookmeta.tex (book.toml as TeX; make makes it)
+    r = subprocess.run([os.path.join(TOOLS, 'latex.sh'), work, 'instructor'],
+                       env=dict(os.environ, LATEX_INPUTS=os.path.join(root, 'build')),
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit('course: %s' % r.stderr.strip())
+    print(r.stdout, end='')         # latex.sh's one line: how many XeLaTeX runs
     shutil.copyfile(os.path.join(work, 'instructor.pdf'), dest)
 
 

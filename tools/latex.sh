@@ -1,23 +1,28 @@
 #!/bin/bash
-# Typeset one edition of the book:  tools/latex.sh BUILDDIR EDITION [-v]
+# Typeset a LaTeX job with latexmk:  tools/latex.sh DIR JOB [-v]
 #
-# latexmk (settings: tex/latexmkrc) typesets BUILDDIR/book-EDITION.tex, which
-# reads tex/book.tex with \bookedition=EDITION: XeLaTeX as often as the .aux,
-# .toc and .bbl need (none at all when nothing it reads changed), biber when
-# the bibliography request changed, then xdvipdfmx.  Prints one line, how
-# many XeLaTeX runs it took; -v shows latexmk's own output.  On an error it
-# prints only the error lines of the log (and where they are), not the log.
+# latexmk (settings: tex/latexmkrc) typesets DIR/JOB.tex in DIR: XeLaTeX as
+# often as the .aux, .toc and .bbl need (none at all when nothing it reads
+# changed), biber when the bibliography request changed, upmendex for the
+# subject index, then xdvipdfmx.  The book's editions (mk/pdf.mk: JOB is
+# book-EDITION, which reads tex/book.tex), the quizzes (mk/quiz.mk) and the
+# instructor's guide (tools/course.py) all go through here.  TeX finds
+# tex/'s files, and the build directory's generated ones (bookmeta.tex);
+# LATEX_INPUTS adds directories.  Prints one line, how many XeLaTeX runs it
+# took; -v shows latexmk's own output.  On an error it prints only the error
+# lines of the log (and where they are), not the log.
 set -euo pipefail
 
 builddir=$1
-edition=$2
+job=$2
 verbose=${3:-}
-job=book-$edition
 top=$(cd "$(dirname "$0")/.." && pwd)
+inputs=${LATEX_INPUTS:+$(realpath "$LATEX_INPUTS")}
 cd "$builddir"
 # tex/ as a relative path: nothing latexmk records names where the tree is.
 tex=$(realpath --relative-to=. "$top/tex")
-export TEXINPUTS=".:$tex//:" BIBINPUTS=".:$tex:" INDEXSTYLE=".:$tex:"
+extra=${inputs:+$(realpath --relative-to=. "$inputs"):}
+export TEXINPUTS=".:$extra$tex//:" BIBINPUTS=".:$tex:" INDEXSTYLE=".:$tex:"
 
 # A run that was killed (make stopped on another error, Ctrl-C) may have cut
 # its .aux, .out or .toc short, which the next run could not read: start
