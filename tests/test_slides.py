@@ -108,7 +108,7 @@ def test_marks_carry_a_takeaway_in_both_languages():
 
 def test_decks_fit_their_frames():
     """No overfull box over 1 pt in any deck (nothing runs off a frame), no
-    warning from tools/html/slides.py (a chunk too long for a frame), code at
+    warning from tools/html/slides.lua (a chunk too long for a frame), code at
     \\small or larger with uses as ⟨name⟩, speaker notes, and the plots'
     labels at 9 pt or more on the frame."""
     decks = sorted(glob.glob(os.path.join(B, 'slides', '*.tex')))

@@ -260,10 +260,8 @@ local function frame(slide, k)
   if notes ~= '' then
     blocks[#blocks + 1] = pandoc.Div({raw(notes)}, pandoc.Attr('', {'notes'}))
   end
-  -- the identifiers pandoc's Markdown reader gave these untitled headers
-  local id = k == 1 and 'section' or 'section-' .. (k - 1)
   table.insert(blocks, 1, pandoc.Header(2, {pandoc.RawInline('latex', strip(latex(slide.title)))},
-                                        pandoc.Attr(id, fragile and {'fragile'} or {})))
+                                        pandoc.Attr('', fragile and {'fragile'} or {})))
   return blocks
 end
 
