@@ -160,6 +160,15 @@ end
 
 local highlighting            -- the highlighting macros, once a deck has code
 
+-- The command line's writer options (its highlighting style), with a
+-- template of their own (none: the block alone)
+local function options(template)
+  local opts = {}
+  for k, v in pairs(PANDOC_WRITER_OPTIONS) do opts[k] = v end
+  opts.template = template
+  return opts
+end
+
 -- A code chunk: its name, then the C highlighted by pandoc, each use of
 -- another chunk as \nwuse{name}
 local function code(e)
@@ -187,12 +196,11 @@ local function code(e)
          :format(deck.file, e.chunk, #lines, MAX_CODE_LINES))
   end
   local block = pandoc.Pandoc({pandoc.CodeBlock(table.concat(lines, '\n'), pandoc.Attr('', {'c'}))})
-  local style = PANDOC_WRITER_OPTIONS.highlight_style
   if not highlighting then
-    highlighting = pandoc.write(block, 'latex', {highlight_style = style,
-                                template = pandoc.template.compile('$highlighting-macros$')})
+    highlighting = pandoc.write(block, 'latex',
+                                options(pandoc.template.compile('$highlighting-macros$')))
   end
-  local tex = pandoc.write(block, 'latex', {highlight_style = style})
+  local tex = pandoc.write(block, 'latex', options(nil))
   tex = tex:gsub('ZZnwuse(%d+)ZZ', function(k)
     return '\\nwuse{' .. tt((uses[tonumber(k)]:gsub('%[%[(.-)%]%]', '%1'))) .. '}'
   end)
