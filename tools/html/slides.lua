@@ -158,19 +158,19 @@ end
 -- ---------------------------------------------------------------------------
 -- The elements on a frame
 
-local highlighting            -- the highlighting macros, once a deck has code
+local chunk_uses = {}          -- the uses in each code block, in order
 
 -- The command line's writer options (its highlighting style), with a
--- template of their own (none: the block alone)
+-- template of their own
 local function options(template)
   local opts = {}
   for k, v in pairs(PANDOC_WRITER_OPTIONS) do opts[k] = v end
-  opts.template = template
+  opts.template = pandoc.template.compile(template)
   return opts
 end
 
--- A code chunk: its name, then the C highlighted by pandoc, each use of
--- another chunk as \nwuse{name}
+-- A code chunk: its name, then the C (highlighted in Pandoc below), each
+-- use of another chunk marked
 local function code(e)
   local lines, uses, wide = {}, {}, 0
   for _, line in ipairs(e.lines) do
@@ -195,18 +195,39 @@ local function code(e)
     warn(('%s: chunk <<%s>> has %d lines: too long for a slide (at most %d)')
          :format(deck.file, e.chunk, #lines, MAX_CODE_LINES))
   end
-  local block = pandoc.Pandoc({pandoc.CodeBlock(table.concat(lines, '\n'), pandoc.Attr('', {'c'}))})
-  if not highlighting then
-    highlighting = pandoc.write(block, 'latex',
-                                options(pandoc.template.compile('$highlighting-macros$')))
-  end
-  local tex = pandoc.write(block, 'latex', options(nil))
-  tex = tex:gsub('ZZnwuse(%d+)ZZ', function(k)
-    return '\\nwuse{' .. tt((uses[tonumber(k)]:gsub('%[%[(.-)%]%]', '%1'))) .. '}'
-  end)
+  chunk_uses[#chunk_uses + 1] = uses
   return {raw(('{\\footnotesize $\\langle$\\hbox{}\\emph{%s}\\hbox{}$\\rangle%s\\equiv$}')
               :format(chunk_name(e.name), e.cont and '+' or '')),
-          raw(strip(tex))}
+          pandoc.CodeBlock(table.concat(lines, '\n'), pandoc.Attr('', {'c'}))}
+end
+
+-- The deck's code blocks as pandoc highlights them, in one run, each use of
+-- another chunk as \nwuse{name}; and the macros they need
+local function highlight(blocks, meta)
+  local at, code_blocks, sep = {}, {}, '%ZZchunkZZ'
+  for i, b in ipairs(blocks) do
+    if b.t == 'CodeBlock' then
+      at[#at + 1] = i
+      code_blocks[#code_blocks + 1] = b
+      code_blocks[#code_blocks + 1] = raw(sep)
+    end
+  end
+  if #at == 0 then return end
+  local out = pandoc.write(pandoc.Pandoc(code_blocks), 'latex',
+                           options('$highlighting-macros$\n' .. sep .. '\n$body$'))
+  local parts, i = {}, 1
+  while true do
+    local a, b = out:find(sep, i, true)
+    if not a then break end
+    parts[#parts + 1] = strip(out:sub(i, a - 1))
+    i = b + 1
+  end
+  meta['highlighting-macros'] = meta_raw(parts[1])
+  for k, n in ipairs(at) do
+    blocks[n] = raw((parts[k + 1]:gsub('ZZnwuse(%d+)ZZ', function(u)
+      return '\\nwuse{' .. tt((chunk_uses[k][tonumber(u)]:gsub('%[%[(.-)%]%]', '%1'))) .. '}'
+    end)))
+  end
 end
 
 local tikz = false            -- a TikZ diagram: only these decks load TikZ
@@ -288,7 +309,7 @@ function Pandoc(doc)
             .. (D.lang == 'zh' and '\\quad ' or ':\\ ') .. title
   end
   meta.title = meta_raw(title)
-  if highlighting then meta['highlighting-macros'] = meta_raw(strip(highlighting)) end
+  highlight(blocks, meta)
   if tikz then                -- TikZ and the libraries tex/attnbook.sty loads for the book
     meta.tikzlibs = {}
     for line in io.lines(D.sty) do
