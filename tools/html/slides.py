@@ -54,9 +54,8 @@ def slide_figure(figdir, name, width, height):
     '''fig/NAME.tex if the figure fits width x height (pt); otherwise
     slides/fig/NAME-WxH.tex, drawn by gnuplot at a size that fits, the
     script's terminal size (or common.gp's) replaced.'''
-    top = TOP
-    gp = os.path.join(top, 'figures', name + '.gp')
-    common = os.path.join(top, 'figures', 'common.gp')
+    gp = os.path.join(TOP, 'figures', name + '.gp')
+    common = os.path.join(TOP, 'figures', 'common.gp')
     try:
         script = open(gp, encoding='utf-8').read()
         common_text = open(common, encoding='utf-8').read()
@@ -79,14 +78,14 @@ def slide_figure(figdir, name, width, height):
     with _FIG_LOCKS_LOCK:               # the zh and en decks may want the same one
         lock = _FIG_LOCKS.setdefault(out, threading.Lock())
     with lock:
-        return _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh)
+        return _draw_slide_figure(build, gp, common, script, name, base, out, nw, nh)
 
 
 _FIG_LOCKS = {}
 _FIG_LOCKS_LOCK = threading.Lock()
 
 
-def _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh):
+def _draw_slide_figure(build, gp, common, script, name, base, out, nw, nh):
     '''slide_figure's drawing, once per output file at a time.'''
     data = os.path.join(build, 'data', name + '.dat')
     if os.path.exists(out) and os.path.getmtime(out) >= max(
@@ -99,7 +98,7 @@ def _draw_slide_figure(build, top, gp, common, script, name, base, out, nw, nh):
         f.write(script)
     subprocess.run(['gnuplot', '-e', "datafile='data/%s.dat'; outfile='slides/fig/%s.tex'"
                     % (name, base), 'slides/fig/%s.gp' % base], cwd=build, check=True,
-                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(top, 'figures'),
+                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(TOP, 'figures'),
                             LC_ALL='C.UTF-8'))   # as mk/figures.mk: no iconv warning
     return 'slides/fig/%s.tex' % base
 
