@@ -64,13 +64,16 @@ $(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(HTML_TOOLS) $(HTML_SVG)
 html: $(B)/html/.stamp
 
 # Slides: chapters with `% slide` marks.  One run writes every deck's LaTeX
-# (through pandoc's beamer writer), rewriting only the files that changed;
-# xelatex then typesets each deck on its own, in parallel under make -j.
+# (a pandoc run a deck: the Lua filter tools/html/slides.lua builds the
+# frames from the data tools/html/slides.py writes, the beamer writer and the
+# template tools/html/slides.latex the rest), rewriting only the files that
+# changed; xelatex then typesets each deck on its own, in parallel under make -j.
 SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /dev/null)
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
+SLIDE_TOOLS := $(addprefix tools/html/,slides.py slides.lua slides.latex htmlbook.py book2html.py)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) tools/html/slides.py tools/html/htmlbook.py $(NWBOOK) book.toml $(FIG_TEX) \
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK) book.toml $(FIG_TEX) \
                     tools/chunknames.py chapters/chunk-names.zh \
                     $(TIKZ_TEX) tools/tikzfig.py tex/attnbook.sty
 	$(call need,pandoc,pandoc)

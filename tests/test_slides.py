@@ -108,11 +108,11 @@ def test_marks_carry_a_takeaway_in_both_languages():
 
 def test_decks_fit_their_frames():
     """No overfull box over 1 pt in any deck (nothing runs off a frame), no
-    warning from tools/html/slides.py (a chunk too long for a frame), code at
+    warning from tools/html/slides.lua (a chunk too long for a frame), code at
     \\small or larger with uses as ⟨name⟩, speaker notes, and the plots'
     labels at 9 pt or more on the frame."""
     decks = sorted(glob.glob(os.path.join(B, 'slides', '*.tex')))
-    decks = [d for d in decks if not os.path.basename(d).startswith('header-')]
+    decks = [d for d in decks if not os.path.basename(d).startswith('header-')]  # an older build's
     assert decks, 'no decks in build/slides: run make slides'
     warnings = open(os.path.join(B, 'slides', 'warnings.txt'), encoding='utf-8').read()
     assert not warnings.strip(), warnings
@@ -126,8 +126,8 @@ def test_decks_fit_their_frames():
                                                                      m.group(2), m.group(3)))
         t = open(tex, encoding='utf-8').read()
         if '\\begin{Highlighting}' in t or 'Verbatim' in t:
-            header = open(os.path.join(B, 'slides', 'header-%s.tex' % name[-2:]),
-                          encoding='utf-8').read()
+            # the preamble (tools/html/slides.latex): code at \small or larger
+            header = t[:t.index('\\begin{document}')]
             assert re.search(r'\\fvset\{fontsize=\\(small|normalsize)\}', header)
         if re.search(r'\\NormalTok\{[^}]*\\textless\{\}\\textless\{\}', t):
             problems.append('%s: a use of a chunk shown as raw <<...>>' % name)
@@ -262,3 +262,53 @@ def test_marked_diagrams_are_on_both_decks():
         if langs != ['zh', 'en']:
             problems.append('%s is only in the %s decks' % (name, ', '.join(langs)))
     assert not problems, '\n'.join(problems)
+
+
+def test_filter_marks_uses_and_warns():
+    """tools/html/slides.lua on a deck of its own: a use of another chunk is
+    \\nwuse{name} in the highlighted C, a reference takes the book's number,
+    an unknown one and a chunk too long for a frame are warnings, and a
+    caption keeps its first sentence, without how the build measured it."""
+    import tempfile
+    from book2html import lua
+    if not shutil.which('pandoc'):
+        raise Skip('pandoc is not installed')
+    long_chunk = [['int a_%d = 0;' % k] for k in range(15)]
+    deck = {'file': 'x.nw', 'title': 'T', 'number': '2', 'appendix': False, 'slides': [
+        {'title': 'Eq.~\\eqref{eq:a}', 'points': ['see \\ref{fig:none}'],
+         'notes': 'N\\footnote{F}.',
+         'elements': [{'kind': 'code', 'name': 'the [[loop]]', 'chunk': 'the [[loop]]',
+                       'cont': True,
+                       'lines': [['for (;;) ', ['the [[body]]']]]},
+                      {'kind': 'table', 'body': 'B', 'number': 'Table 2.1', 'figs': [],
+                       'caption': 'Times. Measured by \\texttt{bench} while the book was built.'}]},
+        {'title': 'Long', 'points': [], 'notes': '',
+         'elements': [{'kind': 'code', 'name': 'long', 'chunk': 'long', 'cont': False,
+                       'lines': long_chunk}]}]}
+    data = {'lang': 'en', 'words': {'chapter': 'Chapter {}', 'appendix': 'Appendix {}'},
+            'subtitle': 'S', 'fonts': {'mono': 'DejaVu Sans Mono', 'monoscale': '0.86'},
+            'sty': os.path.join(TOP, 'tex', 'attnbook.sty'), 'labels': {'eq:a': '7'},
+            'quotes': [], 'decks': {'x': deck}}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'data.lua')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write('return %s\n' % lua(data))
+        p = subprocess.run(['pandoc', '-f', 'markdown', '-t', 'beamer', '-s', '--slide-level=2',
+                            '--highlight-style=tango',
+                            '--template', os.path.join(TOP, 'tools', 'html', 'slides.latex'),
+                            '--lua-filter', os.path.join(TOP, 'tools', 'html', 'slides.lua'),
+                            '-M', 'slidesdata=' + path, '-M', 'deck=x'],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    tex = p.stdout
+    assert '\\title{Chapter 2:\\ T}' in tex
+    assert '\\begin{frame}[fragile]{Eq.~(7)}' in tex
+    assert '\\nwuse{the body}' in tex and 'ZZnwuse' not in tex
+    assert '\\emph{the \\texttt{loop}}\\hbox{}$\\rangle+\\equiv$' in tex
+    assert '\\textbf{Table 2.1}\\quad Times.\\par' in tex
+    assert '\\note{N.}' in tex and '\\DefineVerbatimEnvironment{Highlighting}' in tex
+    assert '\\usepackage{tikz}' not in tex and '{ctex}' not in tex
+    assert p.stderr.splitlines() == [
+        'slides.lua: \\ref{fig:none}: no such label',
+        'slides.lua: x.nw: chunk <<long>> has 15 lines: too long for a slide (at most 14)'], \
+        p.stderr

@@ -35,14 +35,14 @@ PANDOC = 'pandoc'
 
 
 def lua(x):
-    """x (None, bool, int, str, list, tuple, dict) as a Lua expression; None
+    """x (None, bool, int, float, str, list, tuple, dict) as a Lua expression; None
     is false, so that a list keeps its length."""
     if x is None or x is False:
         return 'false'
     if x is True:
         return 'true'
-    if isinstance(x, int):
-        return str(x)
+    if isinstance(x, (int, float)):
+        return repr(x)
     if isinstance(x, str):
         return '"%s"' % re.sub(r'[\\"\x00-\x1f]', lambda m: '\\%03d' % ord(m.group(0)), x)
     if isinstance(x, dict):
