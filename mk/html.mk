@@ -71,7 +71,7 @@ html: $(B)/html/.stamp
 SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /dev/null)
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
-SLIDE_TOOLS := $(addprefix tools/html/,slides.py slides.lua slides.latex htmlbook.py book2html.py)
+SLIDE_TOOLS := $(addprefix tools/html/,slides.py slides.lua nwname.lua slides.latex htmlbook.py book2html.py)
 
 $(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK) book.toml $(FIG_TEX) \
                     tools/chunknames.py chapters/chunk-names.zh \

@@ -14,6 +14,8 @@ the search index (search-index.js) beside them.  Warnings go to stderr as
 "book.lua: LANG: ...".  Only Lua API that pandoc 2.17 has and pandoc 3 keeps.
 ]]
 
+-- tools/html/nwname.lua, beside this file: chunk names, shared with the other filter
+local nwname = dofile((PANDOC_SCRIPT_FILE:match('^(.*[/\\])') or '') .. 'nwname.lua')
 local D, W            -- the data file; its words (book.toml)
 local warnings, unknown = {}, {}
 local page            -- the chapter being built: {slug=..}
@@ -451,15 +453,7 @@ local function token(kind, h)
 end
 
 local function name_html(name)
-  local out, i = {}, 1
-  while true do
-    local a, b, code = name:find('%[%[(.-)%]%]', i)
-    if not a then break end
-    out[#out + 1] = esc(name:sub(i, a - 1)) .. '<code>' .. esc(code) .. '</code>'
-    i = b + 1
-  end
-  out[#out + 1] = esc(name:sub(i))
-  return table.concat(out)
+  return nwname.format(name, esc, function(code) return '<code>' .. esc(code) .. '</code>' end)
 end
 
 local function chunk_link_html(label)

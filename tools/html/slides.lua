@@ -14,6 +14,8 @@ the metadata the template slides.latex needs.  Warnings go to stderr as
 "slides.lua: ...".  Only Lua API that pandoc 2.17 has and pandoc 3 keeps.
 ]]
 
+-- tools/html/nwname.lua, beside this file: chunk names, shared with the other filter
+local nwname = dofile((PANDOC_SCRIPT_FILE:match('^(.*[/\\])') or '') .. 'nwname.lua')
 local D, deck
 local warnings = {}
 
@@ -33,14 +35,7 @@ local function tt(s) return (s:gsub('[\\{}_&%%#$^~]', TT)) end
 
 -- A chunk's name: its [[code]] in \texttt
 local function chunk_name(name)
-  local out, i = {}, 1
-  while true do
-    local a, b, code = name:find('%[%[(.-)%]%]', i)
-    if not a then break end
-    out[#out + 1] = tt(name:sub(i, a - 1)) .. '\\texttt{' .. tt(code) .. '}'
-    i = b + 1
-  end
-  return table.concat(out) .. tt(name:sub(i))
+  return nwname.format(name, tt, function(code) return '\\texttt{' .. tt(code) .. '}' end)
 end
 
 -- The chapter's LaTeX (as tools/nwbook left it) for a slide: markers out,
