@@ -6,7 +6,7 @@ B        := build
 PYTHON   := /usr/bin/python3
 # The one reader of the .nw markup (tools/nwbook/); NWLANG: the parts the
 # language check and the editions' filter (tools/nwlang.py) run.
-NWBOOK   := tools/nwlang.py $(wildcard tools/nwbook/*.py)
+NWBOOK   := tools/nwlang.py tools/nwlocals.py $(wildcard tools/nwbook/*.py)
 NWLANG   := tools/nwlang.py tools/nwbook/__init__.py tools/nwbook/lang.py tools/nwbook/tex.py
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
 EDITIONS := zh en bilingual

@@ -7,10 +7,13 @@
 # Chinese one alone; latexmk (tex/latexmkrc) reruns XeLaTeX only while the
 # .aux, .toc or .bbl still change.  `make zh`, `make en`, `make bilingual`
 # build one edition.
-$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok
+# tools/nwlocals.py drops what autodefs takes for a definition in a chunk
+# that is a piece of a function (a local variable), before finduses links uses.
+$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok tools/nwlocals.py
 	$(call need,noweave,noweb)
 	$(call msg,WEAVE,chapters/)
-	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+	$(Q)noweave -n -autodefs c -filter '$(PYTHON) tools/nwlocals.py' -index $(CHAPTERS) \
+	    > $@.tmp && mv $@.tmp $@
 
 $(B)/body-%.stamp: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)

@@ -8,6 +8,9 @@ of the documentation (a marker \\htmlq{N} stands where quote N stood).
 """
 import os
 import subprocess
+import sys
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 NOWEB_LIB = '/usr/lib/noweb'
 
@@ -39,7 +42,9 @@ class Source:
     def __init__(self, paths):
         cmd = ' | '.join([
             '%s/markup %s' % (NOWEB_LIB, ' '.join("'%s'" % p for p in paths)),
-            '%s/autodefs.c' % NOWEB_LIB, '%s/finduses' % NOWEB_LIB,
+            '%s/autodefs.c' % NOWEB_LIB,
+            "'%s' '%s'" % (sys.executable, os.path.join(TOOLS, 'nwlocals.py')),   # no locals
+            '%s/finduses' % NOWEB_LIB,
             '%s/noidx' % NOWEB_LIB])
         out = subprocess.run(['sh', '-c', 'set -e; ' + cmd], check=True,
                              capture_output=True).stdout.decode('utf-8')
