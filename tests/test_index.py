@@ -302,3 +302,39 @@ def test_the_index_is_in_the_bookmarks(edition):
     want = {'zh': ['索引'], 'en': ['Index'],
             'bilingual': ['中文索引 / Index of Chinese terms', '英文索引 / Index of English terms']}
     assert marks[-len(want[edition]):] == want[edition], marks[-3:]
+
+
+# ---- the identifier index: no local variables (tools/nwlocals.py) ------
+
+def test_nwlocals_drops_definitions_only_in_chunks_inside_functions():
+    """A root uses <<piece>> at a line's start (file scope) and <<body>>
+    indented (inside a function); <<body>> uses <<inner>> at its line's
+    start, which is still inside the function."""
+    import nwlocals
+    stream = ['@begin code 0\n', '@defn file.c\n', '@nl\n',
+              '@use piece\n', '@nl\n',
+              '@text void f(void) {\n', '@nl\n',
+              '@text     \n', '@use body\n', '@nl\n', '@text }\n', '@end code 0\n',
+              '@begin code 1\n', '@defn piece\n', '@nl\n', '@text int g;\n',
+              '@index defn g\n', '@nl\n', '@end code 1\n',
+              '@begin code 2\n', '@defn body\n', '@nl\n', '@text double m = 0;\n',
+              '@index defn m\n', '@nl\n', '@use inner\n', '@nl\n', '@end code 2\n',
+              '@begin code 3\n', '@defn inner\n', '@nl\n', '@text int t = 1;\n',
+              '@index defn t\n', '@nl\n', '@end code 3\n']
+    out = nwlocals.filter_stream(stream)
+    defs = [l.split()[2] for l in out if l.startswith('@index defn ')]
+    assert defs == ['g'], defs
+    assert len(out) == len(stream) - 2
+
+
+def test_the_identifier_index_has_no_local_variables():
+    """Chapter 2's trace chunk starts 'double m = x[0];' inside a function:
+    m is not an identifier of the book, nor is an include guard;
+    attention_backward and the macro ALL_BUT still are."""
+    woven = open(need(os.path.join(B, 'woven.tex')), encoding='utf-8').read()
+    entries = set(re.findall(r'\\nwixlogsorted\{i\}\{\{\\nwixident\{((?:[^{}]|\{\\_\})*)\}\}',
+                             woven))
+    for local in ('m', 't', 'max', 'out', 'rng', 'ATTN{\\_}ATTENTION{\\_}H'):
+        assert local not in entries, local
+    assert 'ALL{\\_}BUT' in entries         # a macro, not a guard
+    assert 'attention{\\_}backward' in entries

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A noweb filter: no local variable in the identifier index.
+"""A noweb filter: no local variable or include guard in the identifier index.
 
 noweb's autodefs.c takes every declaration that starts a code line as a
 definition, so a chunk that is a piece of a function body and starts
@@ -10,7 +10,8 @@ chunk is a file (a root) or is used at the start of a line of a chunk that
 is at file scope; a chunk used indented is inside a function or a struct,
 and its declarations are local.  This filter drops the `@index defn` lines
 autodefs wrote in such chunks, so that finduses, after it, links no use to
-them.
+them; and those of include guards (`#define X` on the line after
+`#ifndef X`), which are not the book's identifiers either.
 
     noweave -n -autodefs c -filter tools/nwlocals.py -index ...
     markup ... | autodefs.c | tools/nwlocals.py | finduses | noidx
@@ -50,8 +51,20 @@ def filter_stream(lines):
             if any(start and user in file_scope for user, start in uses.get(n, ())):
                 file_scope.add(n)
                 changed = True
-    return [line for line, n in zip(lines, chunk_of)
-            if not (n is not None and n not in file_scope and line.startswith('@index defn '))]
+    out, prev, cur = [], '', ''         # the code lines before and at this point
+    for line, n in zip(lines, chunk_of):
+        if line.startswith('@nl'):
+            prev, cur = cur, ''
+        elif line.startswith('@text '):
+            cur += line[6:].rstrip('\n')
+        elif line.startswith('@index defn ') and n is not None:
+            ident = line[12:].strip()
+            if n not in file_scope:
+                continue
+            if cur.split() == ['#define', ident] and prev.split() == ['#ifndef', ident]:
+                continue
+        out.append(line)
+    return out
 
 
 def main():
