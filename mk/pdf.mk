@@ -7,13 +7,18 @@
 # Chinese one alone; latexmk (tex/latexmkrc) reruns XeLaTeX only while the
 # .aux, .toc or .bbl still change.  `make zh`, `make en`, `make bilingual`
 # build one edition.
-# tools/nwlocals.py drops what autodefs takes for a definition in a chunk
-# that is a piece of a function (a local variable), before finduses links uses.
+# noweave -n -index -autodefs c, stage by stage, with tools/nwlocals.py twice:
+# before finduses it drops what autodefs takes for a definition in a chunk
+# that is a piece of a function (a local variable) and names a file's own
+# statics after the file; after finduses it drops the "uses" inside strings,
+# comments and file names.
+NWLIB := /usr/lib/noweb
 $(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok tools/nwlocals.py
 	$(call need,noweave,noweb)
 	$(call msg,WEAVE,chapters/)
-	$(Q)noweave -n -autodefs c -filter '$(PYTHON) tools/nwlocals.py' -index $(CHAPTERS) \
-	    > $@.tmp && mv $@.tmp $@
+	$(Q)bash -o pipefail -c '$(NWLIB)/markup $(CHAPTERS) | $(NWLIB)/autodefs.c | \
+	    $(PYTHON) tools/nwlocals.py | $(NWLIB)/finduses | $(PYTHON) tools/nwlocals.py uses | \
+	    $(NWLIB)/noidx | $(NWLIB)/totex' > $@.tmp && mv $@.tmp $@
 
 $(B)/body-%.stamp: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-names.zh
 	$(call msg,WEAVE,book-$*)

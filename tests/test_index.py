@@ -338,3 +338,65 @@ def test_the_identifier_index_has_no_local_variables():
         assert local not in entries, local
     assert 'ALL{\\_}BUT' in entries         # a macro, not a guard
     assert 'attention{\\_}backward' in entries
+
+
+# ---- the identifier index: code only (tools/nwlocals.py uses) -----------
+
+def test_nwlocals_drops_uses_in_strings_comments_and_file_names():
+    """finduses marks attention in '#include "attention.h"', in a comment
+    and in quoted prose `build/bin/ch02-attention`; only the call stays."""
+    import nwlocals
+    def use(x):
+        return ['@index use %s\n' % x, '@text %s\n' % x]
+    stream = (['@begin code 0\n', '@defn f\n', '@nl\n', '@text #include "\n'] + use('attention') +
+              ['@text .h"\n', '@nl\n', '@text /* pre-\n'] + use('softmax') +
+              ['@text  scores\n', '@nl\n', '@text    and more */ y = \n'] + use('attention') +
+              ['@text (x); // \n'] + use('softmax') + ['@nl\n', '@text s = "\\"" + \n'] +
+              use('softmax') + ['@text ;\n', '@nl\n', '@end code 0\n',
+               '@begin docs 1\n', '@quote\n', '@text build/bin/ch02-\n'] + use('attention') +
+              ['@endquote\n', '@quote\n'] + use('softmax') + ['@text (x)\n', '@endquote\n',
+               '@end docs 1\n'])
+    out = nwlocals.filter_uses(stream)
+    kept = [l.split()[2] for l in out if l.startswith('@index use ')]
+    assert kept == ['attention', 'softmax', 'softmax'], kept
+    text = ''.join(l[6:-1] for l in out if l.startswith('@text '))
+    assert text == ''.join(l[6:-1] for l in stream if l.startswith('@text '))
+
+
+def test_nwlocals_names_a_files_own_statics_after_the_file():
+    """Two programs each define a static `opts`; each gets its own entry and
+    its own uses; autodefs's `size_t` for `static size_t count(...)` becomes
+    `count`."""
+    import nwlocals
+    def prog(n, name):
+        return ['@begin code %d\n' % n, '@defn code/%s\n' % name, '@nl\n',
+                '@text static int opts;\n', '@index localdefn opts\n', '@nl\n',
+                '@text static size_t count(void) { return opts; }\n',
+                '@index localdefn size_t\n', '@nl\n', '@end code %d\n' % n]
+    stream = prog(0, 'ch02-attention.c') + prog(1, 'ch08-training.c')
+    out = nwlocals.filter_stream(stream)
+    defs = [l[7:-1] for l in out if l.startswith('@index ')]
+    assert defs == ['localdefn opts (ch02)', 'localdefn count (ch02)',
+                    'localdefn opts (ch08)', 'localdefn count (ch08)'], defs
+    after = nwlocals.filter_uses(out)
+    uses = [l[11:-1] for l in after if l.startswith('@index use ')]
+    assert uses == ['opts (ch02)', 'count (ch02)', 'opts (ch02)',
+                    'opts (ch08)', 'count (ch08)', 'opts (ch08)'], uses
+
+
+def index_entries():
+    woven = open(need(os.path.join(B, 'woven.tex')), encoding='utf-8').read()
+    return woven, set(re.findall(r'\\nwixlogsorted\{i\}\{\{\\nwixident\{((?:[^{}]|\{\\_\})*)\}\}',
+                                 woven))
+
+
+def test_the_identifier_index_knows_code_from_strings_and_files():
+    woven, entries = index_entries()
+    # '#include "attention.h"' and `build/bin/ch02-attention` link nothing
+    assert '#include "\\nwlinkedidentc' not in woven
+    assert not re.search(r'ch0\d-\\nwlinkedident', woven)
+    # one entry per program for a program's own main and opts, none merged
+    for ident in ('main', 'opts', 'Options', 'size{\\_}t', 'inline', 'uint64{\\_}t'):
+        assert ident not in entries, ident
+    assert {'main\\ (ch02)', 'opts\\ (ch08)', 'opts\\ (ch09)', 'program\\ (cli.c)',
+            'carve{\\_}params'} <= entries

@@ -1,7 +1,8 @@
 """The book's sources as noweb's own front end sees them.
 
-The chapters go through markup | autodefs.c | finduses | noidx, the stages
-`noweave -n -index -autodefs c` runs before its LaTeX back end; Source reads
+The chapters go through markup | autodefs.c | nwlocals.py | finduses |
+nwlocals.py uses | noidx, the stages the PDF's weave (mk/pdf.mk) runs
+before noweb's LaTeX back end; Source reads
 that stream into files of documentation text and code chunks (names, labels,
 continuations, uses, the identifiers each defines), and the [[quoted]] code
 of the documentation (a marker \\htmlq{N} stands where quote N stood).
@@ -45,8 +46,9 @@ class Source:
             '%s/autodefs.c' % NOWEB_LIB,
             "'%s' '%s'" % (sys.executable, os.path.join(TOOLS, 'nwlocals.py')),   # no locals
             '%s/finduses' % NOWEB_LIB,
+            "'%s' '%s' uses" % (sys.executable, os.path.join(TOOLS, 'nwlocals.py')),
             '%s/noidx' % NOWEB_LIB])
-        out = subprocess.run(['sh', '-c', 'set -e; ' + cmd], check=True,
+        out = subprocess.run(['bash', '-o', 'pipefail', '-c', cmd], check=True,
                              capture_output=True).stdout.decode('utf-8')
         self.files = []             # (path, [('docs', text) | ('code', Chunk)])
         self.chunks = []
@@ -93,8 +95,10 @@ class Source:
                     items.append(('docs', ''.join(docs)))
             elif kw == 'text':
                 if cur is not None:
-                    if pending_ident is not None and arg == pending_ident[0]:
-                        cur.lines[-1].append(('ident',) + pending_ident)
+                    # a file's own identifier is indexed as "opts (ch08)"
+                    if pending_ident is not None and (arg == pending_ident[0] or
+                                                      pending_ident[0].startswith(arg + ' (')):
+                        cur.lines[-1].append(('ident', arg, pending_ident[1]))
                     else:
                         cur.lines[-1].append(('text', arg))
                     pending_ident = None
