@@ -26,21 +26,24 @@ endef
 $(foreach l,zh en,$(eval $(call svg_rules,$(l))))
 HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 
-# A TikZ diagram: the same picture typeset on its own in the book's fonts and
-# converted to SVG (tools/tikzfig.py: XeLaTeX, then pdftocairo); the numbers
-# it cites (a chapter, an appendix) come from the .aux of the PDF in its language.
+# The TikZ diagrams: the same pictures typeset on their own in the book's
+# fonts and converted to SVG (tools/tikzfig.py: XeLaTeX, then pdftocairo), all
+# of one language in one XeLaTeX run (most of a run is loading the fonts); the
+# numbers they cite (a chapter, an appendix) come from the .aux of the PDF in
+# that language, and a diagram that shows its program's numbers
+# (mk/figures.mk) reads them from build/data/NAME.dat.
+tikz_arg = figures/$(1).tikz$(if $(filter $(1),$(TIKZ_DATA_FIGURES)),=$(B)/data/$(1).dat)
 define tikz_svg_rules
-$(B)/html-svg/$(1)/%.svg: figures/%.tikz tools/tikzfig.py tools/chunknames.py chapters/chunk-names.zh \
-                           $(B)/bookmeta.tex $(B)/book-$(1).pdf
+$(TIKZ_FIGURES:%=$(B)/html-svg/$(1)/%.svg) &: $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py \
+        tools/chunknames.py chapters/chunk-names.zh $(B)/bookmeta.tex $(B)/book-$(1).pdf \
+        $(TIKZ_DATA_FIGURES:%=$(B)/data/%.dat)
 	$$(call need,xelatex,texlive-xetex)
 	$$(call need,pdftocairo,poppler-utils)
-	$$(call msg,SVG,$(1)/$$* (TikZ))
-	$(Q)mkdir -p $$(@D)
-	$(Q)$(PYTHON) tools/tikzfig.py svg $(1) $$< $(B)/book-$(1).aux $$@ $$(filter %.dat,$$^)
+	$$(call msg,SVG,$(1)/ TikZ: $(TIKZ_FIGURES))
+	$(Q)$(PYTHON) tools/tikzfig.py svgs $(1) $(B)/book-$(1).aux $(B)/html-svg/$(1) \
+	    $(foreach f,$(TIKZ_FIGURES),$(call tikz_arg,$(f)))
 endef
 $(foreach l,zh en,$(eval $(call tikz_svg_rules,$(l))))
-# A diagram that shows its program's numbers (mk/figures.mk) draws them again.
-$(foreach f,$(TIKZ_DATA_FIGURES),$(foreach l,zh en,$(eval $(B)/html-svg/$(l)/$(f).svg: $(B)/data/$(f).dat)))
 HTML_SVG += $(foreach l,zh en,$(TIKZ_FIGURES:%=$(B)/html-svg/$(l)/%.svg))
 
 # Both editions come from one run (noweb's front end once, one pandoc run a

@@ -7,7 +7,11 @@
     tikzfig.py svg LANG figures/NAME.tikz BOOK-LANG.aux OUT.svg [NAME.dat]
         the HTML edition (LANG zh or en): the same picture as a standalone
         document in the book's fonts (build/bookmeta.tex), typeset by XeLaTeX
-        and converted by pdftocairo (poppler-utils) to SVG.
+        and converted by pdftocairo (poppler-utils) to SVG;
+    tikzfig.py svgs LANG BOOK-LANG.aux OUTDIR figures/NAME.tikz[=NAME.dat]...
+        the same for several diagrams in one XeLaTeX run (a page each, then
+        pdftocairo page by page): OUTDIR/NAME.svg.  Most of a run is loading
+        the fonts, so the HTML edition's twelve diagrams cost two runs.
 
 NAME.dat, when given, holds the numbers a diagram shows, as its program
 printed them: a diagram whose first line is `% data: PROGRAM ARGS`, like a
@@ -145,7 +149,8 @@ def aux_ref(aux):
 
 # The standalone document for the SVG: the book's fonts (tex/attnbook.sty,
 # build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5).
-STANDALONE = r'''\documentclass[border=3pt]{standalone}
+STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
+\newenvironment{figpage}{}{}
 \usepackage{amsmath,amssymb,xcolor,xeCJK}
 \input{bookmeta.tex}
 \setCJKmainfont{\attnfontcjkmain}[ItalicFont=\attnfontcjksans]
@@ -161,8 +166,16 @@ STANDALONE = r'''\documentclass[border=3pt]{standalone}
 
 
 def svg(lang, src, aux, out, datafile=None):
+    svgs(lang, aux, [(src, datafile, out)])
+
+
+def svgs(lang, aux, figs):
+    """figs: (figures/NAME.tikz, NAME.dat or None, OUT.svg); one XeLaTeX run."""
     builddir = os.path.dirname(os.path.abspath(aux))
-    tex = STANDALONE % picture(src, lang, aux_ref(aux), datafile)
+    ref = aux_ref(aux)
+    pages = '\n'.join('\\begin{figpage}%%\n%s\\unskip\\end{figpage}' % picture(src, lang, ref, dat)
+                      for src, dat, _ in figs)
+    tex = STANDALONE % pages
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, 'fig.tex'), 'w', encoding='utf-8') as f:
             f.write(tex)
@@ -173,12 +186,15 @@ def svg(lang, src, aux, out, datafile=None):
             log = r.stdout.decode('utf-8', 'replace')
             sys.stderr.write(''.join(l + '\n' for l in log.split('\n') if l.startswith('!')
                                      or l.startswith('l.')))
-            raise SystemExit('tikzfig.py: xelatex failed on %s (%s)' % (src, lang))
-        subprocess.run(['pdftocairo', '-svg', 'fig.pdf', 'fig.svg'], cwd=tmp, check=True)
-        with open(os.path.join(tmp, 'fig.svg'), 'rb') as f:
-            data = f.read()
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    write(out, data)
+            raise SystemExit('tikzfig.py: xelatex failed on %s (%s)'
+                             % (', '.join(src for src, _, _ in figs), lang))
+        for k, (src, _, out) in enumerate(figs, 1):
+            subprocess.run(['pdftocairo', '-svg', '-f', str(k), '-l', str(k), 'fig.pdf',
+                            'fig.svg'], cwd=tmp, check=True)
+            with open(os.path.join(tmp, 'fig.svg'), 'rb') as f:
+                data = f.read()
+            os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+            write(out, data)
 
 
 def main(argv):
@@ -186,6 +202,13 @@ def main(argv):
         write(argv[4], picture(argv[3], argv[2], lambda l: r'\ref{%s}' % l, *argv[5:]))
     elif len(argv) in (6, 7) and argv[1] == 'svg' and argv[2] in ('zh', 'en'):
         svg(argv[2], argv[3], argv[4], argv[5], *argv[6:])
+    elif len(argv) >= 6 and argv[1] == 'svgs' and argv[2] in ('zh', 'en'):
+        figs = []
+        for a in argv[5:]:
+            src, _, dat = a.partition('=')
+            name = os.path.splitext(os.path.basename(src))[0]
+            figs.append((src, dat or None, os.path.join(argv[4], name + '.svg')))
+        svgs(argv[2], argv[3], figs)
     else:
         sys.stderr.write(__doc__)
         return 2
