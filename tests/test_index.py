@@ -400,3 +400,23 @@ def test_the_identifier_index_knows_code_from_strings_and_files():
         assert ident not in entries, ident
     assert {'main\\ (ch02)', 'opts\\ (ch08)', 'opts\\ (ch09)', 'program\\ (cli.c)',
             'carve{\\_}params'} <= entries
+
+
+def test_nwlocals_drops_members_and_other_files_statics():
+    """`p->norm2` is a member, not saturation.c's norm2(); Chapter 4's
+    parameter `words` is not Chapter 6's static array; a use of the static
+    in its own file stays."""
+    import nwlocals
+    def use(x):
+        return ['@index use %s\n' % x, '@text %s\n' % x]
+    stream = (['@begin code 0\n', '@defn code/saturation.c\n', '@nl\n', '@text double \n'] +
+              use('norm2') + ['@text (void);\n', '@index defn norm2\n', '@nl\n',
+              '@text static int \n'] + use('words') + ['@text [3];\n', '@index localdefn words\n',
+              '@nl\n', '@text int n = \n'] + use('words') + ['@text [0];\n', '@nl\n',
+              '@end code 0\n',
+              '@begin code 1\n', '@defn code/ch04-masking.c\n', '@nl\n', '@text x = p->\n'] +
+              use('norm2') + ['@text  + s. \n'] + use('norm2') + ['@text  + \n'] + use('norm2') +
+              ['@text (x) + \n'] + use('words') + ['@text [1];\n', '@nl\n', '@end code 1\n'])
+    out = nwlocals.filter_uses(stream)
+    kept = [(l.split()[2]) for l in out if l.startswith('@index use ')]
+    assert kept == ['norm2', 'words', 'words', 'norm2'], kept

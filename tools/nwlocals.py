@@ -28,8 +28,10 @@ a printf string and the comment "pre-softmax scores" were uses of
 `attention` and `softmax`.  It reads each chunk with a small C lexer and
 drops the uses inside strings, character constants and comments, and
 those in the [[quoted]] code of the text that are part of a file name or
-a command (`attention.h`, `build/bin/ch02-attention`); and it links each
-use of a program's own identifier to that program's definition.
+a command (`attention.h`, `build/bin/ch02-attention`), and the uses of
+another file's static (Chapter 4's parameter `words` is not Chapter 6's
+static array); and it links each use of a file's own identifier to that
+file's definition.
 
     markup ... | autodefs.c | nwlocals.py | finduses | nwlocals.py uses | noidx
 """
@@ -220,20 +222,36 @@ def filter_uses(lines):
         m = m and QUALIFIED.match(m.group(2).strip())
         if m:
             own[m.group(1), m.group(2)] = m.group(0)
-    out, state, quote = [], 'code', None
+    static, extern = {}, set()         # identifier -> roots of its static definitions
+    for line, n in zip(lines, chunk_of):
+        m = DEFN.match(line)
+        if m and m.group(1):
+            static.setdefault(m.group(2).strip(), set()).update(roots.get(n, ()))
+        elif m:
+            extern.add(m.group(2).strip())
+    out, state, quote, code_line = [], 'code', None, ''
     for i, line in enumerate(lines):
         n = chunk_of[i]
         if line.startswith('@begin code') or line.startswith('@end code'):
-            state = 'code'
+            state, code_line = 'code', ''
         elif line.startswith('@quote'):
             quote = ''
         elif line.startswith('@endquote'):
             quote = None
-        elif line.startswith('@nl') and state in ('line', 'str', 'chr'):
-            state = 'code'
+        elif line.startswith('@nl'):
+            code_line = ''
+            if state in ('line', 'str', 'chr'):
+                state = 'code'
         elif line.startswith('@index use '):
             if n is not None and state != 'code':
                 continue                # in a string or a comment
+            if n is not None and re.search(r'(?:\.|->)\s*$', code_line):
+                continue                # a member: r.cpu_seconds, m->embedding
+            ident = line[11:].strip()
+            if n is not None and ident in static and ident not in extern and \
+                    not any(r.endswith('.h') for r in static[ident]) and \
+                    not static[ident] & roots.get(n, set()):
+                continue                # another file's static: not visible here
             if n is None and quote is not None:
                 after = lines[i + 2] if i + 2 < len(lines) else ''
                 after = after[6:].rstrip('\n') if after.startswith('@text ') else ''
@@ -244,6 +262,7 @@ def filter_uses(lines):
             if quote is not None and n is None:
                 quote += text
             elif n is not None:
+                code_line += text
                 r = roots.get(n, frozenset())
                 state, spans = c_scan(text, state)
                 base = file_tag(next(iter(r))) if len(r) == 1 else None
