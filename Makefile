@@ -25,6 +25,7 @@
 # fuzz                libFuzzer on tests/fuzz/, FUZZ_SECONDS (60) each        mk/qa.mk
 # memcheck            every demo and data mode under valgrind                 mk/qa.mk
 # check-reproducible  two clean builds compared byte for byte                 mk/qa.mk
+# check-pandoc3       HTML and decks again on pandoc 3 (PANDOC_WASM=DIR)      mk/html.mk
 # record-timings      the timing figures' data/timings/ (idle machine)        mk/qa.mk
 # bench               every bench-* budget (and those parts add)              mk/bench.mk
 # bench-build         a clean build <= 90 s, a no-op build <= 1 s             mk/bench.mk

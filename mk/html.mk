@@ -104,3 +104,21 @@ test: html slides
 .PHONY: html slides
 
 # make bench-html (in the Makefile, tools/bench.py) times html and slides.
+
+# make check-pandoc3 PANDOC_WASM=DIR: the HTML edition's and the decks'
+# pandoc runs again on pandoc 3, to check that the Lua filters use only what
+# pandoc 3 keeps (Debian 13 ships pandoc 3).  DIR is the npm package
+# pandoc-wasm (the official pandoc.wasm; `npm install pandoc-wasm` puts it in
+# node_modules/pandoc-wasm), run by node.  Not part of `make test`: nothing
+# is fetched at build or test time.  tools/pandoc3/pandoc stands in for pandoc
+# and writes a line per run to build/pandoc3.log.
+check-pandoc3:
+	@test -f "$(PANDOC_WASM)/src/index.node.js" || { echo "check-pandoc3: PANDOC_WASM=DIR," \
+	    "the npm package pandoc-wasm (npm install pandoc-wasm: node_modules/pandoc-wasm)" >&2; exit 2; }
+	$(call need,node,nodejs)
+	$(Q)rm -rf $(B)/html/.stamp $(B)/slides/.stamp $(B)/pandoc3.log $(B)/pandoc3 && mkdir -p $(B)/pandoc3
+	$(Q)PATH="$(CURDIR)/tools/pandoc3:$$PATH" PANDOC_WASM="$(abspath $(PANDOC_WASM))" \
+	    PANDOC3_LOG="$(abspath $(B))/pandoc3.log" PANDOC3_WORK="$(abspath $(B))/pandoc3" \
+	    $(MAKE) --no-print-directory html $(B)/slides/.stamp
+	$(Q)cat $(B)/pandoc3.log; ! grep -q -E '^(FAIL|DIFF)' $(B)/pandoc3.log
+.PHONY: check-pandoc3
