@@ -20,6 +20,16 @@ void gemm_tn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work);
 /* dst[cols x rows] = src[rows x cols]^T */
 void transpose(double *dst, const double *src, int rows, int cols);
+
+/* Before a kernel (here and in model.c): an AVX2 version and a generic one,
+   picked at run time by the CPU.  GCC only: clang 14 names the dispatcher
+   gemm_nn.ifunc, which other files cannot link against. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+    && !defined(__SANITIZE_ADDRESS__)
+#define GEMM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GEMM_CLONES
+#endif
 /* A pool of threads for loops whose iterations write disjoint outputs:
    par_for(n, fn, ctx) calls fn(ctx, lo, hi) on contiguous ranges that
    cover 0..n-1, one range per thread, and returns when all are done.  The
