@@ -40,9 +40,9 @@ int par_threads(void);
 void par_set_threads(int n);
 void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx);
 /* "own" (the products above, the same bits on every machine) or "OpenBLAS"
-   (ATTN_BLAS=openblas: its cblas_dgemm, loaded at run time, with
-   par_threads() threads; the same bits on one machine for one number of
-   threads).  ATTN_BLAS=openblas without a loadable libopenblas.so.0 is a
+   (ATTN_BLAS=openblas: its cblas_dgemm, loaded at run time, on one thread
+   for each of par_threads() strips of rows; the same bits on one machine
+   for one number of threads).  ATTN_BLAS=openblas without a loadable libopenblas.so.0 is a
    checked runtime error: one line on stderr, exit status 2. */
 const char *gemm_backend(void);
 
