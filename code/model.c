@@ -401,14 +401,15 @@ static void linear_forward(double *y, const double *x, const double *w,
     });
 }
 
-/* dx += dy w^T, dw += x^T dy, db += the column sums of dy */
-static void linear_backward_fast(double *dx, double *dw, double *db,
+/* dx (+)= dy w^T (acc_dx = 0: dx is overwritten, and needs no zeroing
+   first), dw += x^T dy, db += the column sums of dy */
+static void linear_backward_fast(double *dx, int acc_dx, double *dw, double *db,
                                  const double *dy, const double *x,
                                  const double *w, int n, int d_in, int d_out,
                                  double *work)
 {
     PROF(PROF_LINEAR, {
-        gemm_nt(dx, dy, w, n, d_out, d_in, 1, work);
+        gemm_nt(dx, dy, w, n, d_out, d_in, acc_dx, work);
         gemm_tn(dw, x, dy, n, d_in, d_out, 1, work);
         for (int r = 0; r < n; r++)
             for (int j = 0; j < d_out; j++)
@@ -570,15 +571,14 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
 {
     ModelCache *c = m->cache;
     int d = m->cfg.d_model, h = m->cfg.heads;
-    memset(c->dconcat, 0, (size_t)B * sq * d * sizeof *c->dconcat);
-    linear_backward_fast(c->dconcat, g->w_o, g->b_o, dout, a->concat, p->w_o,
+    linear_backward_fast(c->dconcat, 0, g->w_o, g->b_o, dout, a->concat, p->w_o,
                          B * sq, d, d, c->work);
     HeadJob j = { a->q, a->k, a->v, a->concat, a->w, NULL, h, sq, sk, d, d / h,
                   kappa_of(m), c->kvt, c->dconcat, c->dq, c->dk, c->dv, c->dscore };
     PROF(PROF_ATTN, par_for(B * h, head_backward, &j));
-    linear_backward_fast(dxq, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
-    linear_backward_fast(dxkv, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
-    linear_backward_fast(dxkv, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
+    linear_backward_fast(dxq, 1, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
+    linear_backward_fast(dxkv, 1, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
+    linear_backward_fast(dxkv, 1, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
 }
 
 /* The FFN, eq. (2) of the paper: f = max(0, u W1 + b1) W2 + b2. */
@@ -598,12 +598,11 @@ static void ffn_bwd(Model *m, const FfnBlock *p, const FfnBlock *g,
     ModelCache *c = m->cache;
     int d = m->cfg.d_model, dff = m->cfg.d_ff;
     size_t nh = (size_t)rows * dff;
-    memset(c->dbuf, 0, nh * sizeof *c->dbuf);
-    linear_backward_fast(c->dbuf, g->w2, g->b2, df, h, p->w2, rows, dff, d, c->work);
+    linear_backward_fast(c->dbuf, 0, g->w2, g->b2, df, h, p->w2, rows, dff, d, c->work);
     /* not in place: with dx = dy GCC's overlap test fails and the loop runs
        one number at a time */
     PROF(PROF_FFN_ACT, relu_backward(c->dhid, h, c->dbuf, nh));
-    linear_backward_fast(du, g->w1, g->b1, c->dhid, u, p->w1, rows, d, dff, c->work);
+    linear_backward_fast(du, 1, g->w1, g->b1, c->dhid, u, p->w1, rows, d, dff, c->work);
 }
 
 /* Dropout multipliers: 0 with probability p, else 1/(1-p) (inverted
