@@ -128,6 +128,8 @@ static const char *const record_lines[][2] = {
       "上限（较大的配置，一个线程）：PyTorch 毫秒 / C 的 OpenBLAS 乘积毫秒 = %sx" },
     { "## profile of the first version (ch08-old, one thread, larger configuration)",
       "## 第一个版本的计时（ch08-old，一个线程，较大的配置）" },
+    { "## profile of the previous version (%s, one thread, larger configuration)",
+      "## 上一个版本的计时（%s，一个线程，较大的配置）" },
     { "## profile, own products (one thread, larger configuration)",
       "## 计时，我们自己的乘积（一个线程，较大的配置）" },
     { "## profile, openblas products (one thread, larger configuration)",

@@ -337,6 +337,19 @@ void rng_fill_normal(Rng *r, double *x, size_t n, double mean, double std)
         x[i] = mean + std * rng_normal(r);
 }
 
+void rng_fill_uniform(Rng *r, double *u, size_t n)
+{
+    const uint64_t gamma = 0x9E3779B97F4A7C15u;
+    uint64_t s0 = r->state;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = s0 + (i + 1) * gamma;  /* the state after i + 1 steps */
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+        u[i] = (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+    }
+    r->state = s0 + n * gamma;
+}
+
 void matmul(double *c, const double *a, const double *b, int n, int k, int m)
 {
     for (int i = 0; i < n; i++) {

@@ -29,6 +29,8 @@ typedef struct {
 void rng_seed(Rng *r, uint64_t seed);
 uint64_t rng_next(Rng *r);             /* 64 uniform random bits */
 double rng_uniform(Rng *r);            /* uniform on [0, 1), 53 random bits */
+/* u[0..n-1]: the next n values of rng_uniform, in one loop without a call */
+void rng_fill_uniform(Rng *r, double *u, size_t n);
 double rng_normal(Rng *r);             /* standard normal N(0, 1) */
 void rng_fill_normal(Rng *r, double *x, size_t n, double mean, double std);
 

@@ -22,8 +22,10 @@ void relu_forward(double *y, const double *x, size_t n)
 
 void relu_backward(double *dx, const double *y, const double *dy, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        dx[i] = y[i] > 0.0 ? dy[i] : 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double g = dy[i];       /* read either way: a loop without branches */
+        dx[i] = y[i] > 0.0 ? g : 0.0;
+    }
 }
 
 void ffn_forward(const Ffn *f, double *y, double *h, const double *x, int n)

@@ -127,7 +127,7 @@ static int use_blas(void)
             void (*set_threads)(int);
             memcpy(&blas.dgemm, &f, sizeof f);  /* POSIX: dlsym's result is callable */
             memcpy(&set_threads, &t, sizeof t);
-            set_threads(par_threads());
+            set_threads(1);             /* our pool splits the products */
             blas.state = 2;
         }
     }
@@ -139,14 +139,33 @@ const char *gemm_backend(void)
     return use_blas() ? "OpenBLAS" : "own";
 }
 
-/* GCC only: clang 14 names the dispatcher gemm_nn.ifunc, which other files
-   cannot link against. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
-    && !defined(__SANITIZE_ADDRESS__)
-#define GEMM_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GEMM_CLONES
-#endif
+typedef struct {
+    int ta, tb, n, m, k, lda, ldb, acc;
+    const double *a, *b;
+    double *c;
+} BlasJob;
+
+/* Rows lo..hi-1 of c[n x m] (+)= op(a) op(b): the same rows of op(a) (rows
+   of a, or its columns when ta = BLAS_TRANS), and all of op(b). */
+static void blas_rows(void *ctx, int lo, int hi)
+{
+    const BlasJob *j = ctx;
+    const double *a = j->a + (j->ta == BLAS_TRANS ? (size_t)lo : (size_t)lo * j->lda);
+    blas.dgemm(BLAS_ROW_MAJOR, j->ta, j->tb, hi - lo, j->m, j->k, 1.0, a, j->lda,
+               j->b, j->ldb, j->acc ? 1.0 : 0.0, j->c + (size_t)lo * j->m, j->m);
+}
+
+/* c[n x m] (+)= op(a)[n x k] op(b)[k x m] by cblas_dgemm, in strips of rows
+   for par_for's threads when the product is big enough (as gemm_nn). */
+static void blas_gemm(int ta, int tb, int n, int m, int k, const double *a, int lda,
+                      const double *b, int ldb, int acc, double *c)
+{
+    BlasJob j = { ta, tb, n, m, k, lda, ldb, acc, a, b, c };
+    if (par_threads() == 1 || (double)n * k * m < 32768.0)
+        blas_rows(&j, 0, n);
+    else
+        par_for(n, blas_rows, &j);
+}
 
 void transpose(double *dst, const double *src, int rows, int cols)
 {
@@ -270,8 +289,7 @@ void gemm_nn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc)
 {
     if (k > 0 && use_blas()) {
-        blas.dgemm(BLAS_ROW_MAJOR, BLAS_NO_TRANS, BLAS_NO_TRANS, n, m, k, 1.0, a, k,
-                   b, m, acc ? 1.0 : 0.0, c, m);
+        blas_gemm(BLAS_NO_TRANS, BLAS_NO_TRANS, n, m, k, a, k, b, m, acc, c);
         return;
     }
     if (k == 0) {
@@ -291,8 +309,7 @@ void gemm_nt(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work)
 {
     if (k > 0 && use_blas()) {
-        blas.dgemm(BLAS_ROW_MAJOR, BLAS_NO_TRANS, BLAS_TRANS, n, m, k, 1.0, a, k,
-                   b, k, acc ? 1.0 : 0.0, c, m);
+        blas_gemm(BLAS_NO_TRANS, BLAS_TRANS, n, m, k, a, k, b, k, acc, c);
         return;
     }
     transpose(work, b, m, k);               /* b^T: k x m */
@@ -303,8 +320,7 @@ void gemm_tn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work)
 {
     if (n > 0 && use_blas()) {
-        blas.dgemm(BLAS_ROW_MAJOR, BLAS_TRANS, BLAS_NO_TRANS, k, m, n, 1.0, a, k,
-                   b, m, acc ? 1.0 : 0.0, c, m);
+        blas_gemm(BLAS_TRANS, BLAS_NO_TRANS, k, m, n, a, k, b, m, acc, c);
         return;
     }
     transpose(work, a, n, k);               /* a^T: k x n */

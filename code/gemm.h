@@ -20,6 +20,16 @@ void gemm_tn(double *c, const double *a, const double *b, int n, int k, int m,
              int acc, double *work);
 /* dst[cols x rows] = src[rows x cols]^T */
 void transpose(double *dst, const double *src, int rows, int cols);
+
+/* Before a kernel (here and in model.c): an AVX2 version and a generic one,
+   picked at run time by the CPU.  GCC only: clang 14 names the dispatcher
+   gemm_nn.ifunc, which other files cannot link against. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+    && !defined(__SANITIZE_ADDRESS__)
+#define GEMM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GEMM_CLONES
+#endif
 /* A pool of threads for loops whose iterations write disjoint outputs:
    par_for(n, fn, ctx) calls fn(ctx, lo, hi) on contiguous ranges that
    cover 0..n-1, one range per thread, and returns when all are done.  The
@@ -30,9 +40,9 @@ int par_threads(void);
 void par_set_threads(int n);
 void par_for(int n, void (*fn)(void *ctx, int lo, int hi), void *ctx);
 /* "own" (the products above, the same bits on every machine) or "OpenBLAS"
-   (ATTN_BLAS=openblas: its cblas_dgemm, loaded at run time, with
-   par_threads() threads; the same bits on one machine for one number of
-   threads).  ATTN_BLAS=openblas without a loadable libopenblas.so.0 is a
+   (ATTN_BLAS=openblas: its cblas_dgemm, loaded at run time, on one thread
+   for each of par_threads() strips of rows; the same bits on one machine
+   for one number of threads).  ATTN_BLAS=openblas without a loadable libopenblas.so.0 is a
    checked runtime error: one line on stderr, exit status 2. */
 const char *gemm_backend(void);
 

@@ -265,9 +265,11 @@ struct ModelCache {
     size_t tok_cap;
     long tokens;
     double *dx, *dy, *dtmp, *dbuf; /* backward scratch: rows x max(d, d_ff) */
+    double *dhid;           /* rows x d_ff: dL/d(the FFN's hidden layer) */
     double *dy2, *dy3;      /* rows x d */
-    double *dscore;         /* B x heads x max(S, T): one row of dL/dscores per pair */
+    double *dscore;         /* B x heads x max(S, T)^2: dL/dscores of every pair */
     double *dq, *dk, *dv, *dconcat;
+    double *kvt;            /* B x heads x d_k x max(S, T): a head's K^T or V^T */
     double *work;           /* gemm transposes */
     size_t mask_cap;
 };
@@ -322,10 +324,12 @@ static size_t carve_cache(ModelCache *c, double *block, const TransformerConfig 
     c->dlogits = take(&cv, rt * V);
     c->dx = take(&cv, rmax * wide); c->dy = take(&cv, rmax * wide);
     c->dtmp = take(&cv, rmax * wide); c->dbuf = take(&cv, rmax * wide);
+    c->dhid = take(&cv, rmax * cf->d_ff);
     c->dy2 = take(&cv, rmax * d); c->dy3 = take(&cv, rmax * d);
-    c->dscore = take(&cv, (size_t)B * h * smax);
+    c->dscore = take(&cv, (size_t)B * h * smax * smax);
     c->dq = take(&cv, rmax * d); c->dk = take(&cv, rmax * d);
     c->dv = take(&cv, rmax * d); c->dconcat = take(&cv, rmax * d);
+    c->kvt = take(&cv, (size_t)B * smax * d);
     size_t wk = rmax * wide;
     if ((size_t)d * cf->d_ff > wk) wk = (size_t)d * cf->d_ff;
     if ((size_t)V * d > wk) wk = (size_t)V * d;
@@ -397,14 +401,15 @@ static void linear_forward(double *y, const double *x, const double *w,
     });
 }
 
-/* dx += dy w^T, dw += x^T dy, db += the column sums of dy */
-static void linear_backward_fast(double *dx, double *dw, double *db,
+/* dx (+)= dy w^T (acc_dx = 0: dx is overwritten, and needs no zeroing
+   first), dw += x^T dy, db += the column sums of dy */
+static void linear_backward_fast(double *dx, int acc_dx, double *dw, double *db,
                                  const double *dy, const double *x,
                                  const double *w, int n, int d_in, int d_out,
                                  double *work)
 {
     PROF(PROF_LINEAR, {
-        gemm_nt(dx, dy, w, n, d_out, d_in, 1, work);
+        gemm_nt(dx, dy, w, n, d_out, d_in, acc_dx, work);
         gemm_tn(dw, x, dy, n, d_in, d_out, 1, work);
         for (int r = 0; r < n; r++)
             for (int j = 0; j < d_out; j++)
@@ -423,73 +428,99 @@ typedef struct {
     const unsigned char *mask;  /* B x sq x sk (forward) */
     int h, sq, sk, d, dk;
     double kappa;
+    double *kvt;                /* B*h x dk x sk scratch: K^T (forward), V^T (backward) */
     const double *dout;         /* backward: dL/dout, B*sq x d */
     double *dq, *dk_, *dv;      /* receive dL/dq, dL/dk, dL/dv (head columns) */
-    double *dscore;             /* B*h x sk scratch: one row per pair */
+    double *dscore;             /* B*h x sq x sk scratch: dL/dscores */
 } HeadJob;
 
-/* x[s] = <u, k_s> for the n rows k_s of k (d apart), each summed over
-   c = 0 .. dk-1 in order, four rows at a time: four independent sums keep
-   the adder busy where one would wait for its own last result. */
-static void row_dots(double *x, const double *u, const double *k, int n, int dk,
-                     int d)
+/* kt[c][s] = k[s][c] for the n rows k_s of one head (d apart, dk wide). */
+static void head_transpose(double *kt, const double *k, int n, int dk, int d)
 {
-    int s = 0;
-    for (; s + 4 <= n; s += 4) {
-        const double *k0 = k + (size_t)s * d, *k1 = k0 + d, *k2 = k1 + d, *k3 = k2 + d;
-        double x0 = 0.0, x1 = 0.0, x2 = 0.0, x3 = 0.0;
-        for (int c = 0; c < dk; c++) {
-            x0 += u[c] * k0[c]; x1 += u[c] * k1[c];
-            x2 += u[c] * k2[c]; x3 += u[c] * k3[c];
-        }
-        x[s] = x0; x[s + 1] = x1; x[s + 2] = x2; x[s + 3] = x3;
-    }
-    for (; s < n; s++) {
-        double x0 = 0.0;
+    for (int s = 0; s < n; s++)
         for (int c = 0; c < dk; c++)
-            x0 += u[c] * k[(size_t)s * d + c];
-        x[s] = x0;
+            kt[(size_t)c * n + s] = k[(size_t)s * d + c];
+}
+
+/* Four doubles side by side, as in gemm.c. */
+typedef double v4d __attribute__((vector_size(32)));
+
+/* c = a b for the small products of one pair: c_ij = sum_p a(i, p) b_pj
+   with a(i, p) = a[i ars + p acs] (so a may be read transposed), row p of
+   b at b + p ldb and row i of c at c + i ldc.  A 4 x 4 block of c stays in
+   four vector registers while p runs; each c_ij is still 0 + a_i0 b_0j +
+   a_i1 b_1j + ..., in the order of p.  Inlined, so that it is compiled
+   for AVX2 inside the AVX2 versions of its callers. */
+static inline __attribute__((always_inline)) void
+pair_product(double *c, int ldc, const double *a, int ars, int acs,
+             const double *b, int ldb, int n, int k, int m)
+{
+    for (int i = 0; i < n; i += 4) {
+        int rows = n - i < 4 ? n - i : 4, j = 0;
+        for (; rows == 4 && j + 4 <= m; j += 4) {
+            v4d s0 = { 0, 0, 0, 0 }, s1 = s0, s2 = s0, s3 = s0, bp;
+            for (int p = 0; p < k; p++) {
+                const double *ap = a + (size_t)i * ars + (size_t)p * acs;
+                memcpy(&bp, b + (size_t)p * ldb + j, sizeof bp);
+                v4d a0 = { ap[0], ap[0], ap[0], ap[0] };
+                v4d a1 = { ap[ars], ap[ars], ap[ars], ap[ars] };
+                v4d a2 = { ap[2 * ars], ap[2 * ars], ap[2 * ars], ap[2 * ars] };
+                v4d a3 = { ap[3 * ars], ap[3 * ars], ap[3 * ars], ap[3 * ars] };
+                s0 += a0 * bp; s1 += a1 * bp; s2 += a2 * bp; s3 += a3 * bp;
+            }
+            memcpy(c + (size_t)i * ldc + j, &s0, sizeof s0);
+            memcpy(c + (size_t)(i + 1) * ldc + j, &s1, sizeof s1);
+            memcpy(c + (size_t)(i + 2) * ldc + j, &s2, sizeof s2);
+            memcpy(c + (size_t)(i + 3) * ldc + j, &s3, sizeof s3);
+        }
+        for (int r = i; r < i + rows; r++)  /* what is left, one number at a time */
+            for (int jj = j; jj < m; jj++) {
+                double x = 0.0;
+                for (int p = 0; p < k; p++)
+                    x += a[(size_t)r * ars + (size_t)p * acs] * b[(size_t)p * ldb + jj];
+                c[(size_t)r * ldc + jj] = x;
+            }
     }
 }
 
 /* Pairs lo..hi-1 (pair = b h + i), forward: w_t = softmax(kappa q_t K^T +
    M_t), out_t = sum_s w_ts v_s for every query t (eq. (1)). */
+GEMM_CLONES
 static void head_forward(void *ctx, int lo, int hi)
 {
     const HeadJob *j = ctx;
-    int d = j->d, sq = j->sq, sk = j->sk;
+    int d = j->d, sq = j->sq, sk = j->sk, dk = j->dk;
     for (int bh = lo; bh < hi; bh++) {
-        int b = bh / j->h, off = (bh % j->h) * j->dk;
+        int b = bh / j->h, off = (bh % j->h) * dk;
         const double *q = j->q + (size_t)b * sq * d + off;
-        const double *k = j->k + (size_t)b * sk * d + off;
         const double *v = j->v + (size_t)b * sk * d + off;
+        double *w = j->w + (size_t)bh * sq * sk;        /* sq x sk */
+        double *kt = j->kvt + (size_t)bh * dk * sk;     /* dk x sk */
+        head_transpose(kt, j->k + (size_t)b * sk * d + off, sk, dk, d);
+        pair_product(w, sk, q, d, 1, kt, sk, sq, dk, sk);           /* Q K^T */
         for (int t = 0; t < sq; t++) {
             const unsigned char *m_t = j->mask + ((size_t)b * sq + t) * sk;
-            double *w_t = j->w + ((size_t)bh * sq + t) * sk, mx = -INFINITY, z = 0.0;
-            row_dots(w_t, q + (size_t)t * d, k, sk, j->dk, d);    /* <q_t, k_s> */
+            double *w_t = w + (size_t)t * sk, mx = -INFINITY, z = 0.0;
             for (int s = 0; s < sk; s++) {
                 w_t[s] = m_t[s] ? j->kappa * w_t[s] : -INFINITY;
                 mx = w_t[s] > mx ? w_t[s] : mx;
             }
             for (int s = 0; s < sk; s++) {      /* no key to see: 0, not NaN */
-                w_t[s] = mx == -INFINITY ? 0.0 : exp(w_t[s] - mx);
-                z += w_t[s];
+                w_t[s] = w_t[s] == -INFINITY ? 0.0 : exp(w_t[s] - mx);
+                z += w_t[s];                    /* (a masked key's exp is 0) */
             }
-            double *o = j->out + ((size_t)b * sq + t) * d + off;
-            for (int c = 0; c < j->dk; c++)
-                o[c] = 0.0;
-            for (int s = 0; s < sk; s++) {
+            for (int s = 0; s < sk; s++)
                 w_t[s] = z > 0.0 ? w_t[s] / z : 0.0;
-                for (int c = 0; c < j->dk; c++)
-                    o[c] += w_t[s] * v[(size_t)s * d + c];
-            }
         }
+        pair_product(j->out + (size_t)b * sq * d + off, d, w, sk, 1, v, d,
+                     sq, sk, dk);                                   /* W V */
     }
 }
 
 /* Backward of the same pairs: dv_s = sum_t w_ts dout_t; dscore_ts =
    w_ts (<dout_t, v_s> - sum_r w_tr <dout_t, v_r>) (the softmax's Jacobian);
    dq_t = kappa sum_s dscore_ts k_s, dk_s = kappa sum_t dscore_ts q_t. */
+GEMM_CLONES
 static void head_backward(void *ctx, int lo, int hi)
 {
     const HeadJob *j = ctx;
@@ -497,35 +528,22 @@ static void head_backward(void *ctx, int lo, int hi)
     for (int bh = lo; bh < hi; bh++) {
         int b = bh / j->h, off = (bh % j->h) * dk;
         size_t qo = (size_t)b * sq * d + off, ko = (size_t)b * sk * d + off;
-        const double *restrict q = j->q + qo, *restrict k = j->k + ko;
-        const double *restrict v = j->v + ko;
-        double *restrict dq = j->dq + qo, *restrict dkk = j->dk_ + ko;
-        double *restrict dv = j->dv + ko;
-        double *dp = j->dscore + (size_t)bh * sk;
-        for (int t = 0; t < sq; t++)
-            memset(dq + (size_t)t * d, 0, (size_t)dk * sizeof *dq);
-        for (int s = 0; s < sk; s++) {
-            memset(dkk + (size_t)s * d, 0, (size_t)dk * sizeof *dkk);
-            memset(dv + (size_t)s * d, 0, (size_t)dk * sizeof *dv);
-        }
+        const double *w = j->w + (size_t)bh * sq * sk, *dout = j->dout + qo;
+        double *g = j->dscore + (size_t)bh * sq * sk;   /* sq x sk */
+        double *vt = j->kvt + (size_t)bh * dk * sk;     /* dk x sk */
+        head_transpose(vt, j->v + ko, sk, dk, d);
+        pair_product(g, sk, dout, d, 1, vt, sk, sq, dk, sk);        /* dout V^T */
         for (int t = 0; t < sq; t++) {
-            const double *w_t = j->w + ((size_t)bh * sq + t) * sk;
-            const double *restrict do_t = j->dout + qo + (size_t)t * d;
-            double dot = 0.0;                   /* sum_s w_ts <dout_t, v_s> */
-            row_dots(dp, do_t, v, sk, dk, d);
+            const double *w_t = w + (size_t)t * sk;
+            double *g_t = g + (size_t)t * sk, dot = 0.0;    /* sum_s w_ts <dout_t, v_s> */
             for (int s = 0; s < sk; s++)
-                dot += w_t[s] * dp[s];
-            for (int s = 0; s < sk; s++) {
-                if (w_t[s] == 0.0)
-                    continue;                   /* masked: no gradient */
-                double g = j->kappa * (w_t[s] * (dp[s] - dot));
-                for (int c = 0; c < dk; c++) {
-                    dv[(size_t)s * d + c] += w_t[s] * do_t[c];
-                    dq[(size_t)t * d + c] += g * k[(size_t)s * d + c];
-                    dkk[(size_t)s * d + c] += g * q[(size_t)t * d + c];
-                }
-            }
+                dot += w_t[s] * g_t[s];
+            for (int s = 0; s < sk; s++)    /* masked (w_ts = 0): no gradient */
+                g_t[s] = j->kappa * (w_t[s] * (g_t[s] - dot));
         }
+        pair_product(j->dv + ko, d, w, 1, sk, dout, d, sk, sq, dk);     /* W^T dout */
+        pair_product(j->dq + qo, d, g, sk, 1, j->k + ko, d, sq, sk, dk); /* G K */
+        pair_product(j->dk_ + ko, d, g, 1, sk, j->q + qo, d, sk, sq, dk); /* G^T Q */
     }
 }
 
@@ -541,7 +559,7 @@ static void attn_forward(Model *m, const AttnBlock *p, AttnCache *a, double *out
     linear_forward(a->k, xkv, p->w_k, p->b_k, B * sk, d, d);
     linear_forward(a->v, xkv, p->w_v, p->b_v, B * sk, d, d);
     HeadJob j = { a->q, a->k, a->v, a->concat, a->w, mask, h, sq, sk, d, d / h,
-                  kappa_of(m), NULL, NULL, NULL, NULL, NULL };
+                  kappa_of(m), m->cache->kvt, NULL, NULL, NULL, NULL, NULL };
     PROF(PROF_ATTN, par_for(B * h, head_forward, &j));
     linear_forward(out, a->concat, p->w_o, p->b_o, B * sq, d, d);
 }
@@ -553,15 +571,14 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
 {
     ModelCache *c = m->cache;
     int d = m->cfg.d_model, h = m->cfg.heads;
-    memset(c->dconcat, 0, (size_t)B * sq * d * sizeof *c->dconcat);
-    linear_backward_fast(c->dconcat, g->w_o, g->b_o, dout, a->concat, p->w_o,
+    linear_backward_fast(c->dconcat, 0, g->w_o, g->b_o, dout, a->concat, p->w_o,
                          B * sq, d, d, c->work);
     HeadJob j = { a->q, a->k, a->v, a->concat, a->w, NULL, h, sq, sk, d, d / h,
-                  kappa_of(m), c->dconcat, c->dq, c->dk, c->dv, c->dscore };
+                  kappa_of(m), c->kvt, c->dconcat, c->dq, c->dk, c->dv, c->dscore };
     PROF(PROF_ATTN, par_for(B * h, head_backward, &j));
-    linear_backward_fast(dxq, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
-    linear_backward_fast(dxkv, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
-    linear_backward_fast(dxkv, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
+    linear_backward_fast(dxq, 1, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
+    linear_backward_fast(dxkv, 1, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
+    linear_backward_fast(dxkv, 1, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
 }
 
 /* The FFN, eq. (2) of the paper: f = max(0, u W1 + b1) W2 + b2. */
@@ -581,10 +598,11 @@ static void ffn_bwd(Model *m, const FfnBlock *p, const FfnBlock *g,
     ModelCache *c = m->cache;
     int d = m->cfg.d_model, dff = m->cfg.d_ff;
     size_t nh = (size_t)rows * dff;
-    memset(c->dbuf, 0, nh * sizeof *c->dbuf);
-    linear_backward_fast(c->dbuf, g->w2, g->b2, df, h, p->w2, rows, dff, d, c->work);
-    PROF(PROF_FFN_ACT, relu_backward(c->dbuf, h, c->dbuf, nh));
-    linear_backward_fast(du, g->w1, g->b1, c->dbuf, u, p->w1, rows, d, dff, c->work);
+    linear_backward_fast(c->dbuf, 0, g->w2, g->b2, df, h, p->w2, rows, dff, d, c->work);
+    /* not in place: with dx = dy GCC's overlap test fails and the loop runs
+       one number at a time */
+    PROF(PROF_FFN_ACT, relu_backward(c->dhid, h, c->dbuf, nh));
+    linear_backward_fast(du, 1, g->w1, g->b1, c->dhid, u, p->w1, rows, d, dff, c->work);
 }
 
 /* Dropout multipliers: 0 with probability p, else 1/(1-p) (inverted
@@ -593,8 +611,14 @@ static void ffn_bwd(Model *m, const FfnBlock *p, const FfnBlock *g,
 static void dropout_mask(Model *m, double *mask, size_t n, int train)
 {
     double p = m->cfg.dropout, keep = 1.0 / (1.0 - p);
+    if (!train || p <= 0.0) {
+        for (size_t i = 0; i < n; i++)
+            mask[i] = 1.0;
+        return;
+    }
+    rng_fill_uniform(&m->rng, mask, n);     /* the numbers rng_uniform would give */
     for (size_t i = 0; i < n; i++)
-        mask[i] = (train && p > 0.0) ? (rng_uniform(&m->rng) < p ? 0.0 : keep) : 1.0;
+        mask[i] = mask[i] < p ? 0.0 : keep;
 }
 
 /* Residual sublayer, first half: returns F's input u. */
@@ -933,19 +957,46 @@ double noam_rate(int d_model, long step, long warmup)
     return (a < b ? a : b) / sqrt((double)d_model);
 }
 
-void model_adam(Model *m, double lr)
+/* Adam on n parameters.  Each is updated on its own, so the loop is
+   vectorised (sqrt is one instruction: model.o is compiled with
+   -fno-math-errno, which drops only the errno a negative argument would
+   set) and can be split among threads, with the same bits either way. */
+static inline void adam_update(double *restrict p, double *restrict m,
+                               double *restrict v, const double *restrict g,
+                               size_t n, double lr, double bc1, double bc2)
 {
     const double beta1 = 0.9, beta2 = 0.98, eps = 1e-9;     /* section 5.3 */
+    for (size_t i = 0; i < n; i++) {
+        m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
+        v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
+        double mhat = m[i] / bc1, vhat = v[i] / bc2;
+        p[i] -= lr * mhat / (sqrt(vhat) + eps);
+    }
+}
+
+typedef struct { Model *m; double lr, bc1, bc2; } AdamJob;
+enum { ADAM_BLOCK = 4096 };     /* parameters per unit of par_for */
+
+/* Blocks lo..hi-1 of the parameters (the last one may be short). */
+GEMM_CLONES
+static void adam_part(void *ctx, int lo, int hi)
+{
+    const AdamJob *a = ctx;
+    Model *m = a->m;
+    size_t i0 = (size_t)lo * ADAM_BLOCK, i1 = (size_t)hi * ADAM_BLOCK;
+    if (i1 > m->n_params)
+        i1 = m->n_params;
+    adam_update(m->params + i0, m->adam_m + i0, m->adam_v + i0, m->grads + i0,
+                i1 - i0, a->lr, a->bc1, a->bc2);
+}
+
+void model_adam(Model *m, double lr)
+{
     m->step++;
-    double bc1 = 1.0 - pow(beta1, (double)m->step);         /* bias corrections */
-    double bc2 = 1.0 - pow(beta2, (double)m->step);
-    PROF(PROF_ADAM, for (size_t i = 0; i < m->n_params; i++) {
-        double g = m->grads[i];
-        m->adam_m[i] = beta1 * m->adam_m[i] + (1.0 - beta1) * g;
-        m->adam_v[i] = beta2 * m->adam_v[i] + (1.0 - beta2) * g * g;
-        double mhat = m->adam_m[i] / bc1, vhat = m->adam_v[i] / bc2;
-        m->params[i] -= lr * mhat / (sqrt(vhat) + eps);
-    });
+    AdamJob a = { m, lr, 1.0 - pow(0.9, (double)m->step),  /* bias corrections */
+                  1.0 - pow(0.98, (double)m->step) };       /* 1 - beta^t */
+    PROF(PROF_ADAM, par_for((int)((m->n_params + ADAM_BLOCK - 1) / ADAM_BLOCK),
+                            adam_part, &a));
 }
 
 double model_train_step(Model *m, const Batch *b, long warmup, double factor)

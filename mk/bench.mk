@@ -30,7 +30,8 @@ bench-html: $(PROGRAMS)
 # Chapter 8, make bench-train: one training step of Chapter 8's model in C
 # and in PyTorch (same weights, batches, precision and threads), as a ratio.
 # RECORD=1 writes data/ch08-measured.dat, which the chapter replays
-# (BEFORE=PROG: an older ch08-training whose profile the record keeps).
+# (BEFORE=PROG: an older ch08-training whose profile the record keeps as
+# "the previous version"; "the first version" stays as it was recorded).
 bench-train: $(B)/bin/ch08-training
 	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
 	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(BEFORE),--before $(BEFORE))

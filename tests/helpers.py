@@ -226,7 +226,7 @@ ASCII_OK = set('''
     stream base big tanh the torch triad utc mha make epyc amd bench train decode
     attention kappa argmax mean var ms cooperlake haswell gnu pthread usr lib libblas
     libopenblas libopenblasp bin tools torch-blas zen rnn cnn matte auf der x86_64
-    generic info lapack settings
+    generic info lapack settings intel xeon processor
 '''.split())
 
 

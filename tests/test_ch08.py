@@ -124,6 +124,7 @@ def test_threads_change_no_bit():
 def test_report_replays_the_record():
     out = ok(['--report', 'data/ch08-measured.dat'])
     for section in ('machine', 'speed', 'profile of the first version',
+                    'profile of the previous version',
                     'profile, own products', 'profile, openblas products'):
         assert '## ' + section in out, section
     rows = [l.split() for l in out.split('## speed')[1].split('\n\n')[0].split('\n')[2:]]

@@ -13,8 +13,9 @@ least 1.5x faster than PyTorch) and exits with status 1 if one misses it.
   --record FILE   also write the measurements as Chapter 8 shows them
                   (data/ch08-measured.dat; `make bench-train RECORD=1`)
   --before PROG   an older ch08-training whose profile the record keeps as
-                  "the first version" (without it, the record keeps that
-                  section of FILE as it was)
+                  "the previous version" (without it, the record keeps that
+                  section of FILE as it was); "the first version" (the
+                  chapter's naive first program) is always kept from FILE
 
 Usage: tools/bench_train.py [--threads N] [--steps N] [--record FILE] [--before PROG]
 """
@@ -203,13 +204,13 @@ def main():
 
 
 def write_record(a, rows, profiles, blas, load, torch):
-    before = None
+    first = old_section(a.record, 'profile of the first version')
     if a.before:
         _, prof = c_bench(CONFIGS[1][2], 1, a.steps, prog=a.before)
-        before = ['## profile of the first version (%s, one thread, larger configuration)'
+        before = ['## profile of the previous version (%s, one thread, larger configuration)'
                   % os.path.basename(a.before)] + prof
     else:
-        before = old_section(a.record, 'profile of the first version')
+        before = old_section(a.record, 'profile of the previous version')
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     out = ['# Chapter 8 measurements: make bench-train RECORD=1 (tools/bench_train.py)',
            '# each time is the fastest of %d training steps' % a.steps, '',
@@ -233,8 +234,9 @@ def write_record(a, rows, profiles, blas, load, torch):
         out += ['## bound',
                 'bound (larger, 1 thread): PyTorch ms / C OpenBLAS products ms = %.2fx'
                 % (pt1[0] / mm[0]), '']
-    if before:
-        out += before + ['']
+    for section in (first, before):
+        if section:
+            out += section + ['']
     for kind in ('own', 'openblas'):
         prof = profiles.get(('larger', 1, kind))
         if prof:
