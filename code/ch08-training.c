@@ -113,6 +113,9 @@ static void exact_match(Model *m, const TaskSpec *t, int n, long trained,
 static const char *const record_lines[][2] = {
     { "# Chapter 8 measurements: make bench-train RECORD=1 (%s)",
       "# 第 8 章的测量：make bench-train RECORD=1（%s）" },
+    { "# each time is the fastest of %s training steps, in the fastest of %s rounds that "
+      "interleave C and PyTorch",
+      "# 每个时间取 %s 步训练中最快的一步，再取 C 与 PyTorch 交替运行的 %s 轮中最快的一轮" },
     { "# each time is the fastest of %s training steps", "# 每个时间取 %s 步训练中最快的一步" },
     { "## machine", "## 机器" },
     { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
