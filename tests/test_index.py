@@ -420,3 +420,15 @@ def test_nwlocals_drops_members_and_other_files_statics():
     out = nwlocals.filter_uses(stream)
     kept = [(l.split()[2]) for l in out if l.startswith('@index use ')]
     assert kept == ['norm2', 'words', 'words', 'norm2'], kept
+
+
+def test_nwlocals_links_a_files_own_identifier_but_not_a_member_of_that_name():
+    import nwlocals
+    def prog(n, name):
+        return ['@begin code %d\n' % n, '@defn code/%s\n' % name, '@nl\n',
+                '@text static int opts;\n', '@index localdefn opts\n', '@nl\n',
+                '@text x = opts + s.opts + p->opts;\n', '@nl\n', '@end code %d\n' % n]
+    out = nwlocals.filter_uses(nwlocals.filter_stream(prog(0, 'ch02-attention.c') +
+                                                      prog(1, 'ch08-training.c')))
+    uses = [l[11:-1] for l in out if l.startswith('@index use ')]
+    assert uses == ['opts (ch02)', 'opts (ch02)', 'opts (ch08)', 'opts (ch08)'], uses

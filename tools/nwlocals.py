@@ -213,7 +213,7 @@ def in_a_name(before, after):
 
 def filter_uses(lines):
     """finduses's output without the uses that are not code, and with the uses
-    of a program's own identifiers linked to that program's definition."""
+    of a file's own identifiers linked to that file's definition."""
     chunk_of, uses, defined = chunk_graph(lines)
     roots = roots_of(uses, defined)
     own = {}                            # (identifier, root file) -> qualified name
@@ -262,11 +262,13 @@ def filter_uses(lines):
             if quote is not None and n is None:
                 quote += text
             elif n is not None:
+                before = code_line
                 code_line += text
                 r = roots.get(n, frozenset())
                 state, spans = c_scan(text, state)
                 base = file_tag(next(iter(r))) if len(r) == 1 else None
-                links = [(a, b) for a, b in spans if (text[a:b], base) in own]
+                links = [(a, b) for a, b in spans if (text[a:b], base) in own and
+                         not re.search(r'(?:\.|->)\s*$', before + text[:a])]
                 if links and not (i > 0 and lines[i - 1].startswith('@index use ')):
                     pos = 0
                     for a, b in links:
