@@ -42,6 +42,7 @@ PROGRAM = re.compile(r'code/((?:ch|app)[^/]*\.c)$')
 QUALIFIED = re.compile(r'^(\w+) \((.+)\)$')
 IDENT = re.compile(r'[A-Za-z_]\w*')
 DEFN = re.compile(r'@index (local)?defn (.*)')
+MEMBER = re.compile(r'(?:\.|->)\s*$')     # code before a name that makes it a member
 # autodefs.c takes the word after `static` for the name: `static size_t
 # carve_params(...)` defined size_t.  These are never the book's identifiers.
 NOT_NAMES = set("""auto break case char const continue default do double else enum
@@ -245,7 +246,7 @@ def filter_uses(lines):
         elif line.startswith('@index use '):
             if n is not None and state != 'code':
                 continue                # in a string or a comment
-            if n is not None and re.search(r'(?:\.|->)\s*$', code_line):
+            if n is not None and MEMBER.search(code_line):
                 continue                # a member: r.cpu_seconds, m->embedding
             ident = line[11:].strip()
             if n is not None and ident in static and ident not in extern and \
@@ -268,7 +269,7 @@ def filter_uses(lines):
                 state, spans = c_scan(text, state)
                 base = file_tag(next(iter(r))) if len(r) == 1 else None
                 links = [(a, b) for a, b in spans if (text[a:b], base) in own and
-                         not re.search(r'(?:\.|->)\s*$', before + text[:a])]
+                         not MEMBER.search(before + text[:a])]
                 if links and not (i > 0 and lines[i - 1].startswith('@index use ')):
                     pos = 0
                     for a, b in links:

@@ -4,14 +4,12 @@
     tikzfig.py tex EDITION figures/NAME.tikz OUT.tex [NAME.dat]
         the PDF editions (EDITION zh, en or bilingual): the tikzpicture with
         the labels in that edition's language; \\tikzfig{NAME} reads it;
-    tikzfig.py svg LANG figures/NAME.tikz BOOK-LANG.aux OUT.svg [NAME.dat]
-        the HTML edition (LANG zh or en): the same picture as a standalone
-        document in the book's fonts (build/bookmeta.tex), typeset by XeLaTeX
-        and converted by pdftocairo (poppler-utils) to SVG;
     tikzfig.py svgs LANG BOOK-LANG.aux OUTDIR figures/NAME.tikz[=NAME.dat]...
-        the same for several diagrams in one XeLaTeX run (a page each, then
-        pdftocairo page by page): OUTDIR/NAME.svg.  Most of a run is loading
-        the fonts, so the HTML edition's twelve diagrams cost two runs.
+        the HTML edition (LANG zh or en): the same pictures in the book's
+        fonts (build/bookmeta.tex), as the pages of one standalone document
+        typeset by XeLaTeX, converted page by page by pdftocairo
+        (poppler-utils) to OUTDIR/NAME.svg.  Most of a run is loading the
+        fonts, so the HTML edition's twelve diagrams cost two runs.
 
 NAME.dat, when given, holds the numbers a diagram shows, as its program
 printed them: a diagram whose first line is `% data: PROGRAM ARGS`, like a
@@ -165,10 +163,6 @@ STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 '''
 
 
-def svg(lang, src, aux, out, datafile=None):
-    svgs(lang, aux, [(src, datafile, out)])
-
-
 def svgs(lang, aux, figs):
     """figs: (figures/NAME.tikz, NAME.dat or None, OUT.svg); one XeLaTeX run."""
     builddir = os.path.dirname(os.path.abspath(aux))
@@ -200,8 +194,6 @@ def svgs(lang, aux, figs):
 def main(argv):
     if len(argv) in (5, 6) and argv[1] == 'tex' and argv[2] in ('zh', 'en', 'bilingual'):
         write(argv[4], picture(argv[3], argv[2], lambda l: r'\ref{%s}' % l, *argv[5:]))
-    elif len(argv) in (6, 7) and argv[1] == 'svg' and argv[2] in ('zh', 'en'):
-        svg(argv[2], argv[3], argv[4], argv[5], *argv[6:])
     elif len(argv) >= 6 and argv[1] == 'svgs' and argv[2] in ('zh', 'en'):
         figs = []
         for a in argv[5:]:
