@@ -47,14 +47,6 @@ except meta.MetaError as e:             # one line naming book.toml, no tracebac
     sys.exit(2)
 
 
-def join_list(items, lang):
-    """'a', 'a and b', 'a, b and c' (English) or 'a、b 和 c' (Chinese)."""
-    w = WORDS[lang]
-    if len(items) <= 1:
-        return ''.join(items)
-    return w['comma'].join(items[:-1]) + w['and'] + items[-1]
-
-
 # ---------------------------------------------------------------------------
 # LaTeX text helpers
 
@@ -396,8 +388,6 @@ class Book:
                             [resolve_language(p, self.lang) for p in points]))
         return '\\htmlslide{%d}\n' % (len(self._marks) - 1)
 
-    _marks = None
-
     def _slide(self, chap, mark, element):
         mark, points, notes = mark
         if mark == '+' and chap.slides:
@@ -472,9 +462,7 @@ class Book:
         elements = []
         for rows_text, tag, labels in groups:
             math = clean(rows_text).strip()
-            if wrap and len(groups) == 1:
-                math = '\\begin{%s}%s\\end{%s}' % (wrap, math, wrap)
-            elif wrap:
+            if wrap:
                 math = '\\begin{%s}%s\\end{%s}' % (wrap, math, wrap)
             eid = labels[0] if labels else ('eq-%s' % tag if tag else None)
             for l in labels:
