@@ -179,19 +179,9 @@ def chunk_table(book, c):
     shows them, and the chunks it names."""
     src, lang = book.src, book.lang
     first = src.by_label.get(c.first, c)
-    lines = []
-    for line in c.lines:
-        parts = []
-        for part in line:
-            if part[0] == 'use':
-                parts.append(('use', nwbook.display_name(part[1], lang), part[2], part[1]))
-            else:
-                parts.append(part)
-        lines.append(parts)
-    uses = []
-    for u in c.uses:
-        if u not in uses:
-            uses.append(u)
+    lines = [[('use', nwbook.display_name(part[1], lang), part[2], part[1])
+              if part[0] == 'use' else part for part in line] for line in c.lines]
+    uses = list(dict.fromkeys(c.uses))
     defs = []
     for ident in c.defines:
         used = [u for u in src.ident_uses.get(ident, []) if u != c.label]
