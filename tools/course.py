@@ -39,6 +39,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
 import exercise  # noqa: E402
+from exercise import read  # noqa: E402
 import grade_release  # noqa: E402
 from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
@@ -71,11 +72,6 @@ QUIZ_SCRATCH = ('*.aux', '*.bcf', '*.bbl', '*.blg', '*.edx', '*.zdx', '*.log', '
                 '*.run.xml', '*.toc', '*.stamp', '*.fls', '*.fdb_latexmk', '*.xdv', '*.running')
 DIFFICULTY = {'易': 'easy', '中': 'medium', '难': 'hard'}
 DIFF_ZH = {'easy': '易', 'medium': '中', 'hard': '难'}
-
-
-def read(path):
-    with open(path, encoding='utf-8') as f:
-        return f.read()
 
 
 def write_if_changed(path, text):
