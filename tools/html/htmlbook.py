@@ -347,7 +347,6 @@ class Book:
                 continue
             if m.group(6) is not None:           # a code chunk
                 ch = self.src.chunks[int(m.group(6))]
-                ch.page = chap
                 chap.chunks.append(ch)
                 if pending_slide is not None:
                     self._slide(chap, pending_slide, ('code', ch))
