@@ -96,8 +96,7 @@ def plain_title(chap, lang):
     t = re.sub(r'\\[A-Za-z]+\{([^}]*)\}', r'\1', t)
     t = re.sub(r'[{}\\]', '', t)
     if chap.number:
-        shown = getattr(chap, 'shown', chap.number)
-        t = w['appendix' if chap.appendix else 'chapter'].format(shown) + ' ' + t
+        t = w['appendix' if chap.appendix else 'chapter'].format(chap.number) + ' ' + t
     return t
 
 
@@ -213,7 +212,7 @@ def edition_data(top, dest, book):
             deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(chap.file))[0], lang)
         roots = sorted({c.root for c in chap.chunks if c.root})
         chapters.append({'slug': chap.slug, 'title': plain_title(chap, lang), 'deck': deck,
-                         'number': chap.number and getattr(chap, 'shown', chap.number),
+                         'number': chap.number,
                          'roots': [{'path': r, 'name': r[5:] if r.startswith('code/') else r}
                                    for r in roots] or None})
     return {

@@ -203,7 +203,7 @@ class Book:
                 chap = Chapter(slug, path)
                 chap.appendix = appendix
                 self.chapters.append(chap)
-                chap.number = chap.shown = self.nums.take('chapter')
+                chap.number = self.nums.take('chapter')
                 chap.text = self._walk(chap, piece)
         self._tag_chunks()
         # Every number the PDF gave must have been taken, in step: a number
@@ -276,12 +276,11 @@ class Book:
                     chap.title = title
                     chap.short = short or title
                     hid = label or 'top'
-                    shown = chap.number
                     if label:
                         self._label(chap, label, 'chapter')
                     if chap.number:
                         word = self.w['appendix' if chap.appendix else 'chapter']
-                        head = '\\htmlnum{%s}' % word.format(shown)
+                        head = '\\htmlnum{%s}' % word.format(chap.number)
                     else:
                         head = ''
                     out.append('\\chapter{%s%s}\\label{%s}\n' % (head, title, hid))

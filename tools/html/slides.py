@@ -139,7 +139,7 @@ def deck_data(book, chap, figdir, warnings):
                 out['figs'].append({'tex': slide_figure(figdir, name, TEXT_WIDTH, height)})
         return out
     return {'file': chap.file, 'title': chap.title,
-            'number': chap.number and getattr(chap, 'shown', chap.number) or None,
+            'number': chap.number or None,
             'appendix': chap.appendix,
             'slides': [{'title': s.title, 'points': s.points, 'notes': s.notes,
                         'elements': [element(e, s.points) for e in s.elements]}
