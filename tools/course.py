@@ -75,7 +75,6 @@ DIFF_ZH = {'easy': '易', 'medium': '中', 'hard': '难'}
 
 
 def write_if_changed(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(path) and read(path) == text:
         return
     with open(path + '.tmp', 'w', encoding='utf-8') as f:

@@ -165,13 +165,12 @@ def slide_diagram(build, name, lang, ref):
 def write_if_changed(path, text):
     try:
         if open(path, encoding='utf-8').read() == text:
-            return False
+            return
     except OSError:
         pass
     with open(path + '.tmp', 'w', encoding='utf-8') as f:
         f.write(text)
     os.replace(path + '.tmp', path)
-    return True
 
 
 def main(argv):
