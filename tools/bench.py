@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""make bench-demos, bench-grade, bench-html: how long things take, against
-the budgets in the README.  No test asserts a time (machines are shared and
-differ); these targets measure, print one line per figure,
+"""make bench-demos, bench-html: how long things take, against the budgets
+in the README (make bench-grade is tools/grade_bench.py).  No test asserts a
+time (machines are shared and differ); these targets measure, print one
+line per figure,
 
     what                                          measured    budget  OK|OVER
 
@@ -10,11 +11,6 @@ and exit 1 if any figure is over its budget.  Run them on a quiet machine.
     tools/bench.py demos [--repeat N]   each chapter program's demo (no
                                         arguments), the median wall time of
                                         N runs (default 5): < 1 s
-    tools/bench.py grade                grading every exercise's solution
-                                        (cold build): <= 30 s; the first
-                                        exercise alone, cold: <= 5 s; each
-                                        exercise alone with the book's
-                                        library already built: <= 5 s
     tools/bench.py html                 make -j2 html slides from a built
                                         tree (HTML, SVGs and slides removed
                                         first): <= 30 s
@@ -35,7 +31,6 @@ import statistics
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -110,48 +105,6 @@ def cost_slopes():
                                                ratio, 'OK' if ratio > 1 else 'OVER'))
 
 
-def grade_once(args, tmp, seed=None):
-    """Grade into a fresh build directory, seeded with the library and
-    harness objects of build directory SEED if given; (seconds, process,
-    build directory)."""
-    build = tempfile.mkdtemp(dir=tmp)
-    if seed:
-        os.makedirs(os.path.join(build, 'cache'))
-        for f in os.listdir(os.path.join(seed, 'cache')):
-            if not f.startswith(('checks-', 'student-')):    # the library and harness
-                shutil.copy2(os.path.join(seed, 'cache', f), os.path.join(build, 'cache', f))
-    t, p = wall([sys.executable, os.path.join(TOP, 'tools', 'grade.py'), '--root', TOP,
-                 '--build', build, '--results', os.path.join(build, 'results.json'),
-                 '--lang', 'en', '--quiet'] + args, cwd=TOP)
-    return t, p, build
-
-
-def grade():
-    sys.path.insert(0, os.path.join(TOP, 'tools'))
-    import exercise
-    ids = [meta['id'] for _, meta in exercise.exercises(TOP)]
-    print('bench-grade: the reference solutions (%d exercises):' % len(ids))
-    with tempfile.TemporaryDirectory() as tmp:
-        t, p, warm = grade_once([], tmp)
-        if p.returncode != 0:
-            fail('grade every exercise', p.stderr or 'exit %d' % p.returncode)
-            return
-        line('grade every exercise (cold build)', t, 30)
-        t, p, _ = grade_once(['--ex', ids[0]], tmp)
-        if p.returncode != 0:
-            fail('grade ' + ids[0], p.stderr or 'exit %d' % p.returncode)
-        else:
-            line('grade %s (cold build)' % ids[0], t, 5)
-        # each exercise as `make grade EX=<id>` after editing it: the book's
-        # library is built, the exercise's checks and file are compiled anew
-        for ex in ids:
-            t, p, _ = grade_once(['--ex', ex], tmp, seed=warm)
-            if p.returncode != 0:
-                fail('grade ' + ex, p.stderr or 'exit %d' % p.returncode)
-            else:
-                line('grade %s' % ex, t, 5)
-
-
 def html():
     print('bench-html: make -j2 html slides, from a built tree:')
     p = subprocess.run(['make', '-s', '-j2', 'all'], cwd=TOP, capture_output=True, text=True)
@@ -178,8 +131,6 @@ def main(argv):
     what = argv[1] if len(argv) > 1 else ''
     if what == 'demos':
         demos(int(argv[3]) if len(argv) > 3 and argv[2] == '--repeat' else 5)
-    elif what == 'grade':
-        grade()
     elif what == 'html':
         html()
     elif what == 'line' and len(argv) in (5, 6):

@@ -39,6 +39,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
 import exercise  # noqa: E402
+from exercise import read  # noqa: E402
 import grade_release  # noqa: E402
 from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
@@ -73,13 +74,7 @@ DIFFICULTY = {'易': 'easy', '中': 'medium', '难': 'hard'}
 DIFF_ZH = {'easy': '易', 'medium': '中', 'hard': '难'}
 
 
-def read(path):
-    with open(path, encoding='utf-8') as f:
-        return f.read()
-
-
 def write_if_changed(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(path) and read(path) == text:
         return
     with open(path + '.tmp', 'w', encoding='utf-8') as f:

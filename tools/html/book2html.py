@@ -96,8 +96,7 @@ def plain_title(chap, lang):
     t = re.sub(r'\\[A-Za-z]+\{([^}]*)\}', r'\1', t)
     t = re.sub(r'[{}\\]', '', t)
     if chap.number:
-        shown = getattr(chap, 'shown', chap.number)
-        t = w['appendix' if chap.appendix else 'chapter'].format(shown) + ' ' + t
+        t = w['appendix' if chap.appendix else 'chapter'].format(chap.number) + ' ' + t
     return t
 
 
@@ -179,19 +178,9 @@ def chunk_table(book, c):
     shows them, and the chunks it names."""
     src, lang = book.src, book.lang
     first = src.by_label.get(c.first, c)
-    lines = []
-    for line in c.lines:
-        parts = []
-        for part in line:
-            if part[0] == 'use':
-                parts.append(('use', nwbook.display_name(part[1], lang), part[2], part[1]))
-            else:
-                parts.append(part)
-        lines.append(parts)
-    uses = []
-    for u in c.uses:
-        if u not in uses:
-            uses.append(u)
+    lines = [[('use', nwbook.display_name(part[1], lang), part[2], part[1])
+              if part[0] == 'use' else part for part in line] for line in c.lines]
+    uses = list(dict.fromkeys(c.uses))
     defs = []
     for ident in c.defines:
         used = [u for u in src.ident_uses.get(ident, []) if u != c.label]
@@ -223,7 +212,7 @@ def edition_data(top, dest, book):
             deck = '%s-%s.pdf' % (os.path.splitext(os.path.basename(chap.file))[0], lang)
         roots = sorted({c.root for c in chap.chunks if c.root})
         chapters.append({'slug': chap.slug, 'title': plain_title(chap, lang), 'deck': deck,
-                         'number': chap.number and getattr(chap, 'shown', chap.number),
+                         'number': chap.number,
                          'roots': [{'path': r, 'name': r[5:] if r.startswith('code/') else r}
                                    for r in roots] or None})
     return {

@@ -47,14 +47,6 @@ except meta.MetaError as e:             # one line naming book.toml, no tracebac
     sys.exit(2)
 
 
-def join_list(items, lang):
-    """'a', 'a and b', 'a, b and c' (English) or 'a、b 和 c' (Chinese)."""
-    w = WORDS[lang]
-    if len(items) <= 1:
-        return ''.join(items)
-    return w['comma'].join(items[:-1]) + w['and'] + items[-1]
-
-
 # ---------------------------------------------------------------------------
 # LaTeX text helpers
 
@@ -211,7 +203,7 @@ class Book:
                 chap = Chapter(slug, path)
                 chap.appendix = appendix
                 self.chapters.append(chap)
-                chap.number = chap.shown = self.nums.take('chapter')
+                chap.number = self.nums.take('chapter')
                 chap.text = self._walk(chap, piece)
         self._tag_chunks()
         # Every number the PDF gave must have been taken, in step: a number
@@ -284,12 +276,11 @@ class Book:
                     chap.title = title
                     chap.short = short or title
                     hid = label or 'top'
-                    shown = chap.number
                     if label:
                         self._label(chap, label, 'chapter')
                     if chap.number:
                         word = self.w['appendix' if chap.appendix else 'chapter']
-                        head = '\\htmlnum{%s}' % word.format(shown)
+                        head = '\\htmlnum{%s}' % word.format(chap.number)
                     else:
                         head = ''
                     out.append('\\chapter{%s%s}\\label{%s}\n' % (head, title, hid))
@@ -355,7 +346,6 @@ class Book:
                 continue
             if m.group(6) is not None:           # a code chunk
                 ch = self.src.chunks[int(m.group(6))]
-                ch.page = chap
                 chap.chunks.append(ch)
                 if pending_slide is not None:
                     self._slide(chap, pending_slide, ('code', ch))
@@ -395,8 +385,6 @@ class Book:
         self._marks.append(((m.group(1) or '') + (m.group(2) or ''),
                             [resolve_language(p, self.lang) for p in points]))
         return '\\htmlslide{%d}\n' % (len(self._marks) - 1)
-
-    _marks = None
 
     def _slide(self, chap, mark, element):
         mark, points, notes = mark
@@ -472,9 +460,7 @@ class Book:
         elements = []
         for rows_text, tag, labels in groups:
             math = clean(rows_text).strip()
-            if wrap and len(groups) == 1:
-                math = '\\begin{%s}%s\\end{%s}' % (wrap, math, wrap)
-            elif wrap:
+            if wrap:
                 math = '\\begin{%s}%s\\end{%s}' % (wrap, math, wrap)
             eid = labels[0] if labels else ('eq-%s' % tag if tag else None)
             for l in labels:

@@ -139,7 +139,7 @@ def deck_data(book, chap, figdir, warnings):
                 out['figs'].append({'tex': slide_figure(figdir, name, TEXT_WIDTH, height)})
         return out
     return {'file': chap.file, 'title': chap.title,
-            'number': chap.number and getattr(chap, 'shown', chap.number) or None,
+            'number': chap.number or None,
             'appendix': chap.appendix,
             'slides': [{'title': s.title, 'points': s.points, 'notes': s.notes,
                         'elements': [element(e, s.points) for e in s.elements]}
@@ -165,13 +165,12 @@ def slide_diagram(build, name, lang, ref):
 def write_if_changed(path, text):
     try:
         if open(path, encoding='utf-8').read() == text:
-            return False
+            return
     except OSError:
         pass
     with open(path + '.tmp', 'w', encoding='utf-8') as f:
         f.write(text)
     os.replace(path + '.tmp', path)
-    return True
 
 
 def main(argv):

@@ -59,7 +59,6 @@ PROSE = re.compile(r"^[A-Za-z][A-Za-z,.;:'’ -]{30}")
 # Chinese typography, checked in every zh block (see zh_lint).
 CJK_END = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”]$')
 CMD_CJK_START = re.compile(r'^\s*\\[A-Za-z]+\*?\{[\u3400-\u4dbf\u4e00-\u9fff“]')
-CHAPREF = re.compile(r'第\s*~?\s*\\ref\{[^}]*\}\s*~?\s*章')
 CODE_QUOTE = re.compile(r'\[\[.*?\]\]|\\(?:texttt|verb)\{[^}]*\}')
 
 
@@ -305,7 +304,7 @@ def pairs(paths):
     for path in paths:
         with open(path, encoding='utf-8') as f:
             lines = f.read().split('\n')
-        zh = en = None
+        zh = None
         cur, start = None, 0
         for n, line in enumerate(lines, 1):
             b, e = BEGIN.match(line), END.match(line)

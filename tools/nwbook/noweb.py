@@ -24,7 +24,6 @@ class Chunk:
         self.label = None           # noweb's label, e.g. NW3Y5whp-4CI70t-1
         self.first = None           # label of the name's first definition
         self.name = ''
-        self.prev = None            # previous definition of the same name
         self.next = None
         self.alldefs = []           # (on the first one) every continuation
         self.uses = []              # labels of the chunks that use it
@@ -33,7 +32,6 @@ class Chunk:
                                     #            | ('ident', name, deflabel)
         self.defines = []           # identifiers defined here
         self.file = None            # the .nw file
-        self.page = None            # Chapter it is shown in
         self.tag = ''               # its number in the HTML edition, e.g. 2.14
 
 
@@ -55,7 +53,6 @@ class Source:
         self.quotes = []            # (code text, label of its definition or None,
                                     #  the identifier that label defines)
         self.ident_uses = {}        # identifier -> labels of the chunks using it
-        self.ident_defs = {}        # identifier -> label of its first definition
         self.by_label = {}
         self._parse(out.split('\n'))
 
@@ -140,8 +137,6 @@ class Source:
                     cur.first = rest
                 elif sub == 'ref':
                     pending_ref = rest
-                elif cur is not None and sub == 'prevdef':
-                    cur.prev = rest
                 elif cur is not None and sub == 'nextdef':
                     cur.next = rest
                 elif cur is not None and sub == 'begindefs':
@@ -169,10 +164,8 @@ class Source:
                 elif sub == 'beginindex':
                     in_index = True
                 elif sub == 'entrybegin' and in_index:
-                    label, _, ident = rest.partition(' ')
-                    index_entry = ident
-                    self.ident_defs[ident] = label
-                    self.ident_uses[ident] = []
+                    index_entry = rest.partition(' ')[2]
+                    self.ident_uses[index_entry] = []
                 elif sub == 'entryuse' and index_entry:
                     if rest not in self.ident_uses[index_entry]:
                         self.ident_uses[index_entry].append(rest)
