@@ -9,6 +9,8 @@ PYTHON   := /usr/bin/python3
 NWBOOK   := tools/nwlang.py tools/nwlocals.py $(wildcard tools/nwbook/*.py)
 NWLANG   := tools/nwlang.py tools/nwbook/__init__.py tools/nwbook/lang.py tools/nwbook/tex.py
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
+# The book's style: what every document set in the book's look reads.
+STYLE    := tex/attnbook.sty tex/xecjkfast.sty
 EDITIONS := zh en bilingual
 PDFS     := $(EDITIONS:%=$(B)/book-%.pdf)
 

@@ -78,7 +78,7 @@ SLIDE_TOOLS := $(addprefix tools/html/,slides.py slides.lua nwname.lua slides.la
 
 $(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK) book.toml $(FIG_TEX) \
                     tools/chunknames.py chapters/chunk-names.zh \
-                    $(TIKZ_TEX) tools/tikzfig.py tex/attnbook.sty tex/xecjkfast.sty
+                    $(TIKZ_TEX) tools/tikzfig.py $(STYLE)
 	$(call need,pandoc,pandoc)
 	$(call msg,PANDOC,$(B)/slides/*.tex)
 	$(Q)mkdir -p $(B)/slides

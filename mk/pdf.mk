@@ -56,7 +56,7 @@ $(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
 	$(Q)$(PYTHON) tools/glossary.py tex $@
 
 $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
-                 tex/book.tex tex/attnbook.sty tex/xecjkfast.sty tex/book.bib tex/index-zh.ist tex/index-en.ist \
+                 tex/book.tex $(STYLE) tex/book.bib tex/index-zh.ist tex/index-en.ist \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)

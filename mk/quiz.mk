@@ -26,7 +26,7 @@ $(QUIZ_DIR)/export.stamp: $(QUIZ_DIR)/values.json
 	$(Q)touch $@
 
 # latexmk, as for the book (tools/latex.sh): as many runs as the contents need.
-$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp tex/attnbook.sty tex/xecjkfast.sty $(B)/bookmeta.tex \
+$(QUIZ_DIR)/quiz-%.pdf: $(QUIZ_DIR)/export.stamp $(STYLE) $(B)/bookmeta.tex \
                         tools/latex.sh tex/latexmkrc
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
