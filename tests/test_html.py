@@ -74,6 +74,53 @@ def test_code_chunks_keep_their_literate_structure():
         assert 'class="ident"' in page, '%s: identifiers do not link their definitions' % lang
 
 
+def code_blocks(lang):
+    """Every code block of the edition: [(page, [line's HTML, ...])]."""
+    out = []
+    for f in sorted(glob.glob(os.path.join(HTML, lang, '*.html'))):
+        page = open(f, encoding='utf-8').read()
+        for m in re.finditer(r'<code class="sourceCode c">(.*?)</code></pre>', page, re.S):
+            lines = re.findall(r'<span id="cb\d+-\d+"><a href="#cb\d+-\d+" aria-hidden="true" '
+                               r'tabindex="-1"></a>(.*?)</span>$', m.group(1), re.M)
+            assert len(lines) == m.group(1).count('\n') + 1, \
+                '%s: a code line without its anchor' % os.path.basename(f)
+            out.append((os.path.basename(f), lines))
+    return out
+
+
+def test_code_shows_the_chunks_text_coloured_as_c():
+    """tools/html/highlight.lua colours the C: every line of code the pages
+    show is a line of a chunk in chapters/*.nw, character for character, and
+    the words and literals carry pandoc's classes (book.css colours them)."""
+    import html as htmlmod
+    built()
+    source = set()
+    for nw in glob.glob(os.path.join(TOP, 'chapters', '*.nw')):
+        source.update(open(nw, encoding='utf-8').read().split('\n'))
+    marks = {}
+    for lang in ('zh', 'en'):
+        blocks = code_blocks(lang)
+        assert len(blocks) > 400, '%s: only %d code blocks' % (lang, len(blocks))
+        for page, lines in blocks:
+            for line in lines:
+                if 'class="chunkuse"' in line:
+                    continue
+                text = htmlmod.unescape(re.sub(r'<[^>]+>', '', line))
+                assert text in source, '%s/%s: a code line no chunk has: %r' % (lang, page, text)
+                for cls, word in re.findall(r'<span class="(\w+)">([^<]*)</span>', line):
+                    marks.setdefault(htmlmod.unescape(word), set()).add(cls)
+    expect = {'for': 'cf', 'return': 'cf', 'if': 'cf', 'sizeof': 'kw', 'struct': 'kw',
+              'double': 'dt', 'const': 'dt', 'size_t': 'dt', 'uint64_t': 'dt',
+              '0.0': 'fl', '1e-9': 'fl', '0x1.0p-53': 'fl', '0x80': 'bn', '0': 'dv',
+              'f': 'bu', '\\n': 'sc', "'\\0'": 'ch', '<math.h>': 'im', '"core.h"': 'im',
+              '#include ': 'pp', '#endif': 'pp', '->': 'op', ');': 'op'}
+    for word, cls in expect.items():
+        assert marks.get(word) == {cls}, '%r is marked %s, not %s' % (word, marks.get(word), cls)
+    assert any(w.startswith('/*') and w.endswith('*/') and marks[w] == {'co'} for w in marks), \
+        'no comment is marked co'
+    assert any(w.startswith('"%') and marks[w] == {'st'} for w in marks), 'no string is marked st'
+
+
 def test_every_page_in_chromium():
     """Every page of both editions in headless Chromium, on a 390 px phone
     screen: no console error, no failed load, every internal link and anchor

@@ -14,8 +14,11 @@ the search index (search-index.js) beside them.  Warnings go to stderr as
 "book.lua: LANG: ...".  Only Lua API that pandoc 2.17 has and pandoc 3 keeps.
 ]]
 
--- tools/html/nwname.lua, beside this file: chunk names, shared with the other filter
-local nwname = dofile((PANDOC_SCRIPT_FILE:match('^(.*[/\\])') or '') .. 'nwname.lua')
+-- beside this file: tools/html/nwname.lua, chunk names, shared with the
+-- other filter; tools/html/highlight.lua, the code's colours
+local HERE = PANDOC_SCRIPT_FILE:match('^(.*[/\\])') or ''
+local nwname = dofile(HERE .. 'nwname.lua')
+local highlight = dofile(HERE .. 'highlight.lua')
 local D, W            -- the data file; its words (book.toml)
 local warnings, unknown = {}, {}
 local page            -- the chapter being built: {slug=..}
@@ -910,7 +913,16 @@ local function write_pages(list)
     all[#all + 1] = RawB('<!--PAGE ' .. n .. '-->')
     for _, b in ipairs(permalinks(p.blocks)) do all[#all + 1] = b end
   end
-  local out = pandoc.write(pandoc.Pandoc(all), 'html5', OPTS)
+  -- C code as pandoc's highlighter would mark it up (highlight.lua), for a
+  -- tenth of its time; pandoc counts every code block for the ids cbN
+  local ncode = 0
+  local doc = pandoc.Pandoc(all):walk({CodeBlock = function(b)
+    ncode = ncode + 1
+    if b.classes[1] == 'c' and b.identifier == '' then
+      return RawB(highlight.html(b.text, ncode))
+    end
+  end})
+  local out = pandoc.write(doc, 'html5', OPTS)
   local marks, bodies = {}, {}
   for a, n, b in out:gmatch('()<!%-%-PAGE (%d+)%-%->\n?()') do marks[#marks + 1] = {a, n, b} end
   for k, m in ipairs(marks) do
