@@ -69,8 +69,10 @@ html: $(B)/html/.stamp
 # Slides: chapters with `% slide` marks.  One run writes every deck's LaTeX
 # (a pandoc run a deck: the Lua filter tools/html/slides.lua builds the
 # frames from the data tools/html/slides.py writes, the beamer writer and the
-# template tools/html/slides.latex the rest), rewriting only the files that
-# changed; xelatex then typesets each deck on its own, in parallel under make -j.
+# template tools/html/slides.latex the rest), and each language's decks as
+# one document, rewriting only the files that changed; xelatex then typesets
+# each language's document once and xdvipdfmx cuts it into the decks
+# (tools/html/slides.sh), the two languages in parallel under make -j.
 SLIDE_SRCS := $(shell grep -l -E '^[[:space:]]*%[[:space:]]*slide' $(CHAPTERS) /dev/null)
 SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $(c)))-$(l)))
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
@@ -87,18 +89,21 @@ $(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK
 
 $(B)/slides/%.tex: $(B)/slides/.stamp ;
 
-$(B)/slides/%.pdf: $(B)/slides/%.tex $(FIG_TEX)
-	$(call need,xelatex,texlive-xetex)
-	$(call msg,XELATEX,$@)
-	$(Q)tools/html/slides.sh $(B) $*
+define slide_rules
+$(filter %-$(1).pdf,$(SLIDES)) &: $(B)/slides/decks-$(1).tex $(FIG_TEX) tools/html/slides.sh
+	$$(call need,xelatex,texlive-xetex)
+	$$(call msg,XELATEX,$(B)/slides/*-$(1).pdf)
+	$(Q)tools/html/slides.sh $(B) $(1)
+endef
+$(foreach l,zh en,$(eval $(call slide_rules,$(l))))
 
 slides: $(SLIDES)
 
 
 
 # Not part of the default build, which has its own budget; `make bench-html`
-# times these (budget 30 s on 2 cores) and prints their CPU time.  Most of it
-# is xelatex, about 1.6 s of CPU a deck for 20 decks; then pandoc for the HTML.
+# times these (budget 30 s on 2 cores) and prints their CPU time: xelatex
+# for the decks, pandoc for the HTML, XeLaTeX and gnuplot for the SVGs.
 # The tests need them, so `make test` builds them.
 test: html slides
 .PHONY: html slides

@@ -49,6 +49,16 @@ def test_every_marked_chapter_has_a_deck_per_language():
             # a title frame and one frame per mark that starts a frame
             assert len(pages) == 1 + marks - plus, '%s-%s: %d frames for %d marks (%d +)' % (
                 base, lang, len(pages), marks, plus)
+            # one xelatex run typesets a language's decks, xdvipdfmx cuts
+            # them apart (tools/html/slides.sh): each PDF starts with its own
+            # title and numbers its frames from 1
+            number = str(int(base[:2]))
+            title = ('第%s章' if lang == 'zh' else 'Chapter%s:') % number
+            assert title in pages[0].replace(' ', ''), \
+                '%s-%s.pdf does not start with its title' % (base, lang)
+            for k, p in enumerate(pages, 1):
+                assert p.split()[-1] == str(k), '%s-%s.pdf, page %d shows frame %s' % (
+                    base, lang, k, p.split()[-1])
             text = '\n'.join(pages)
             if lang == 'en':
                 m = CJK.search(text)
@@ -112,7 +122,9 @@ def test_decks_fit_their_frames():
     \\small or larger with uses as ⟨name⟩, speaker notes, and the plots'
     labels at 9 pt or more on the frame."""
     decks = sorted(glob.glob(os.path.join(B, 'slides', '*.tex')))
-    decks = [d for d in decks if not os.path.basename(d).startswith('header-')]  # an older build's
+    # not the one document of a language's decks (decks-LANG.tex), nor an
+    # older build's header-*.tex
+    decks = [d for d in decks if not os.path.basename(d).startswith(('header-', 'decks-'))]
     assert decks, 'no decks in build/slides: run make slides'
     warnings = open(os.path.join(B, 'slides', 'warnings.txt'), encoding='utf-8').read()
     assert not warnings.strip(), warnings

@@ -6,9 +6,11 @@ OUTDIR/NN-topic-LANG.tex: a beamer deck of the marked equations (with the
 book's numbers), figures (the book's own build/fig/NAME.tex, or the same
 plot drawn again at the frame's size; a TikZ diagram, figures/NAME.tikz, as
 slides/fig/NAME-LANG.tex), tables and code chunks, in the order of the
-chapter.  A file is rewritten only when it changes, so make typesets only
-the decks that did.  tools/html/slides.sh then runs xelatex (ctex for
-Chinese) from build/, where fig/ is.
+chapter; and each language's decks as one document, OUTDIR/decks-LANG.tex.
+A file is rewritten only when it changes, so make typesets only the
+languages whose decks did.  tools/html/slides.sh then runs xelatex (ctex
+for Chinese) on that document from build/, where fig/ is, and cuts its
+pages into the decks' PDFs.
 
 How: tools/html/htmlbook.py reads the chapters (tools/nwbook/); this script
 draws the figures a frame needs and writes, per language, a Lua table of
@@ -162,6 +164,42 @@ def slide_diagram(build, name, lang, ref):
     return rel
 
 
+def one_document(names, decks):
+    """One language's decks as one document, decks-LANG.tex, for one xelatex
+    run (tools/html/slides.sh cuts it into the decks): most of a deck's run
+    is its preamble, the same for every deck of a language.  Each deck's
+    title, its frame numbers from 1, and the PDF's catalog and information
+    as the deck's own run sets them, at its first page; the log marks where
+    a deck starts (ATTN-DECK NAME PAGE)."""
+    parts = []
+    for name, tex in zip(names, decks):
+        head, body = tex.split('\\begin{document}\n', 1)
+        lines = head.split('\n')
+        title = [l for l in lines if l.startswith(('\\title{', '\\subtitle{'))]
+        parts.append((name, [l for l in lines if l not in title], title,
+                      body[:body.rindex('\\end{document}')]))
+    # the template's preamble, with what a deck adds (a TikZ diagram's
+    # libraries): the longest has every other's lines
+    preamble = max((p[1] for p in parts), key=len, default=[])
+    for name, lines, _, _ in parts:
+        extra = set(lines) - set(preamble)
+        if extra:
+            raise SystemExit('slides: %s: a preamble line no other deck has: %s'
+                             % (name, sorted(extra)[0]))
+    out = ['\n'.join(preamble), '\\begin{document}\n']
+    for name, _, title, body in parts:
+        # (ignorenonframetext: outside a frame, only \mode<all> is read)
+        out.append('\\mode<all>{\\typeout{ATTN-DECK %s \\the\\value{page}}%%\n%s\n'
+                   '\\setcounter{framenumber}{0}%%\n'
+                   '\\AddToHookNext{shipout/background}{\\put(0,0){%%\n'
+                   '  \\special{pdf:docinfo<</Creator(LaTeX via pandoc)>>}%%\n'
+                   '  \\special{pdf:docview<</OpenAction[@thispage/Fit]/PageMode/UseOutlines>>}}}}\n'
+                   % (name, '\n'.join(title)))
+        out.append(body)
+    out.append('\\mode<all>{\\typeout{ATTN-DECK END \\the\\value{page}}}\n\\end{document}\n')
+    return ''.join(out)
+
+
 def write_if_changed(path, text):
     try:
         if open(path, encoding='utf-8').read() == text:
@@ -201,7 +239,7 @@ def main(argv):
 
     def one(job):
         """One deck: pandoc, the filter and the template.  Returns (name,
-        warnings, error)."""
+        warnings, its LaTeX), or (name, None, pandoc's error)."""
         lang, slug, data = job
         name = '%s-%s' % (slug, lang)
         p = subprocess.run(
@@ -212,19 +250,26 @@ def main(argv):
             stdin=subprocess.DEVNULL, capture_output=True)
         err = p.stderr.decode('utf-8', 'replace')
         if p.returncode != 0:
-            return name, [], err
-        write_if_changed(os.path.join(outdir, name + '.tex'), p.stdout.decode('utf-8'))
+            return name, None, err
+        tex = p.stdout.decode('utf-8')
+        write_if_changed(os.path.join(outdir, name + '.tex'), tex)
         return name, [l[len('slides.lua: '):] for l in err.splitlines()
-                      if l.startswith('slides.lua: ')], None
+                      if l.startswith('slides.lua: ')], tex
 
     # The decks are independent: their pandoc runs side by side.
+    decks = {}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
-        for name, deck_warnings, error in ex.map(one, jobs):
-            if error is not None:
-                sys.stderr.write(error)
+        for name, deck_warnings, tex in ex.map(one, jobs):
+            if deck_warnings is None:
+                sys.stderr.write(tex)
                 print('slides: pandoc failed on %s' % name, file=sys.stderr)
                 return 1
             warnings += deck_warnings
+            decks[name] = tex
+    for lang in ('zh', 'en'):
+        names = sorted(n for n in decks if n.endswith('-' + lang))
+        write_if_changed(os.path.join(outdir, 'decks-%s.tex' % lang),
+                         one_document(names, [decks[n] for n in names]))
     warnings = sorted(set(warnings))
     for w in warnings:
         print('slides: warning: ' + w, file=sys.stderr)
