@@ -14,14 +14,15 @@ HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js tools/
 SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
               $(FIGURES:%=figures/%.gp) /dev/null)))
 
+# One svgfig.py run draws every plot of a language.
 define svg_rules
-$(B)/html-svg/$(1)/%.svg: figures/%.gp figures/common.gp $(B)/data/%.dat tools/html/svgfig.py \
-                           tools/nwbook/tex.py tools/nwbook/meta.py book.toml
+$(SVG_FIGS:%=$(B)/html-svg/$(1)/%.svg) &: $(SVG_FIGS:%=figures/%.gp) figures/common.gp \
+        $(SVG_FIGS:%=$(B)/data/%.dat) tools/html/svgfig.py tools/nwbook/tex.py tools/nwbook/meta.py book.toml
 	$$(call need,gnuplot,gnuplot-nox)
-	$$(call msg,SVG,$(1)/$$*)
-	$(Q)mkdir -p $$(@D)
-	$(Q)cd $(B) && $(PYTHON) ../tools/html/svgfig.py $(1) ../figures/$$*.gp data/$$*.dat \
-	    html-svg/$(1)/$$*.svg
+	$$(call msg,SVG,$(B)/html-svg/$(1)/: $(words $(SVG_FIGS)) plots)
+	$(Q)mkdir -p $(B)/html-svg/$(1)
+	$(Q)cd $(B) && $(PYTHON) ../tools/html/svgfig.py $(1) \
+	    $(foreach f,$(SVG_FIGS),../figures/$(f).gp data/$(f).dat html-svg/$(1)/$(f).svg)
 endef
 $(foreach l,zh en,$(eval $(call svg_rules,$(l))))
 HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""A book figure as SVG for the HTML edition, labelled in one language:
+"""Book figures as SVG for the HTML edition, labelled in one language:
 
-    svgfig.py LANG figures/NAME.gp DATAFILE OUT.svg
+    svgfig.py LANG figures/NAME.gp DATAFILE OUT.svg [GP DATAFILE OUT.svg ...]
 
 The figure scripts are written for the cairolatex terminal: LaTeX sets their
 labels, so a label may hold math ($k_j$, $\\kappa=1/\\sqrt{d_K}$) and
@@ -149,11 +149,8 @@ def rewrite(script, lang):
     return re.sub(r"'((?:[^'\n]|'')*)'", literal, script)
 
 
-def main(argv):
-    if len(argv) != 5 or argv[1] not in ('zh', 'en'):
-        print(__doc__, file=sys.stderr)
-        return 2
-    lang, script, datafile, out = argv[1:]
+def draw(lang, script, datafile, out):
+    """One figure: gnuplot on the rewritten script.  Returns 0 or 1."""
     src = rewrite(open(script, encoding='utf-8').read(), lang)
     env = dict(os.environ, GNUPLOT_LIB=os.path.dirname(os.path.abspath(script)),
                LC_ALL='C.UTF-8')    # as mk/figures.mk: no iconv warning under C
@@ -181,6 +178,19 @@ def main(argv):
         f.write(svg)
     os.replace(tmp, out)
     return 0
+
+
+def main(argv):
+    """Every figure of one language in one process: most of a figure's time
+    was starting Python."""
+    if len(argv) < 5 or (len(argv) - 2) % 3 or argv[1] not in ('zh', 'en'):
+        print(__doc__, file=sys.stderr)
+        return 2
+    lang, rest = argv[1], argv[2:]
+    status = 0
+    for k in range(0, len(rest), 3):
+        status |= draw(lang, *rest[k:k + 3])
+    return status
 
 
 if __name__ == '__main__':
