@@ -187,10 +187,10 @@ static void saturation_row(const Study *st, int dk)
                         maxp = p[j] > maxp ? p[j] : maxp;
                     softmax_jacobian(jac, p, n);
                     softmax_backward(dx, p, g, n);  /* dx = J g */
-                    jnorm[a * st->trials + t] = norm2(jac, (size_t)n * n);
+                    jnorm[a * st->trials + t] = saturation_norm2(jac, (size_t)n * n);
                     sum[a][0] += maxp;
-                    sum[a][1] += entropy(p, n);
-                    sum[a][2] += norm2(dx, (size_t)n);
+                    sum[a][1] += saturation_entropy(p, n);
+                    sum[a][2] += saturation_norm2(dx, (size_t)n);
                 }
         }
         printf("%d", dk);
@@ -247,7 +247,7 @@ static void temperature_table(void)
         printf("%.6g", t);
         for (int j = 0; j < N; j++)
             printf(" %.6g", p[j]);
-        printf(" %.6g\n", entropy(p, N));
+        printf(" %.6g\n", saturation_entropy(p, N));
     }
 }
 

@@ -18,7 +18,7 @@ void sample_moments(Moments *m, const double *x, long n)
     m->se_var = sqrt((m->m4 - m->var * m->var * (n - 3) / (n - 1)) / n);
 }
 
-double entropy(const double *p, int n)
+double saturation_entropy(const double *p, int n)
 {
     double h = 0.0;
     for (int j = 0; j < n; j++)         /* H = -sum_j p_j ln p_j */
@@ -34,7 +34,7 @@ void softmax_jacobian(double *jac, const double *p, int n)
             jac[(size_t)j * n + m] = p[j] * ((j == m) - p[m]);
 }
 
-double norm2(const double *x, size_t n)
+double saturation_norm2(const double *x, size_t n)
 {
     double s = 0.0;
     for (size_t i = 0; i < n; i++)

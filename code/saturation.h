@@ -12,10 +12,10 @@ typedef struct {
 
 void sample_moments(Moments *m, const double *x, long n);
 /* H(p) = -sum_j p_j ln p_j in nats, with 0 ln 0 = 0; 0 <= H <= ln n. */
-double entropy(const double *p, int n);
+double saturation_entropy(const double *p, int n);
 /* jac[n x n]: J_jm = dp_j/dx_m = p_j (delta_jm - p_m) for p = softmax(x). */
 void softmax_jacobian(double *jac, const double *p, int n);
 /* sqrt(sum_i x_i^2): a vector's norm, or the Frobenius norm of a matrix. */
-double norm2(const double *x, size_t n);
+double saturation_norm2(const double *x, size_t n);
 
 #endif

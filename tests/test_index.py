@@ -403,7 +403,7 @@ def test_the_identifier_index_knows_code_from_strings_and_files():
 
 
 def test_nwlocals_drops_members_and_other_files_statics():
-    """`p->norm2` is a member, not saturation.c's norm2(); Chapter 4's
+    """`p->norm2` is a member, not a function norm2() of saturation.c; Chapter 4's
     parameter `words` is not Chapter 6's static array; a use of the static
     in its own file stays."""
     import nwlocals

@@ -1,6 +1,6 @@
-/* Chapter 7's kernels: sample_moments, entropy, softmax_jacobian and norm2,
-   checked against values worked by hand and against Chapter 2's
-   softmax_backward. */
+/* Chapter 7's kernels: sample_moments, saturation_entropy, softmax_jacobian
+   and saturation_norm2, checked against values worked by hand and against
+   Chapter 2's softmax_backward. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "attention.h"
@@ -33,9 +33,9 @@ Test(ch07_entropy, uniform_one_hot_and_zeros)
     double u[7], e[4] = { 0, 1, 0, 0 }, h[2] = { 0.5, 0.5 };
     for (int j = 0; j < 7; j++)
         u[j] = 1.0 / 7;
-    cr_assert_float_eq(entropy(u, 7), log(7.0), 1e-14);
-    cr_assert_eq(entropy(e, 4), 0.0);
-    cr_assert_float_eq(entropy(h, 2), log(2.0), 1e-15);
+    cr_assert_float_eq(saturation_entropy(u, 7), log(7.0), 1e-14);
+    cr_assert_eq(saturation_entropy(e, 4), 0.0);
+    cr_assert_float_eq(saturation_entropy(h, 2), log(2.0), 1e-15);
 }
 
 Test(ch07_jacobian, symmetric_rows_sum_to_zero_and_match_softmax_backward)
@@ -65,12 +65,12 @@ Test(ch07_jacobian, two_keys_at_one_half)
 {
     double p[2] = { 0.5, 0.5 }, jac[4];
     softmax_jacobian(jac, p, 2);
-    cr_assert_float_eq(norm2(jac, 4), 0.5, 1e-15);   /* entries +-1/4 */
+    cr_assert_float_eq(saturation_norm2(jac, 4), 0.5, 1e-15);   /* entries +-1/4 */
 }
 
 Test(ch07_jacobian, one_hot_has_a_zero_jacobian)
 {
     double p[3] = { 0, 1, 0 }, jac[9];
     softmax_jacobian(jac, p, 3);
-    cr_assert_eq(norm2(jac, 9), 0.0);
+    cr_assert_eq(saturation_norm2(jac, 9), 0.0);
 }
