@@ -13,7 +13,7 @@
 # statics after the file; after finduses it drops the "uses" inside strings,
 # comments and file names.
 NWLIB := /usr/lib/noweb
-$(B)/woven.tex: $(CHAPTERS) $(B)/lang.ok $(B)/terms.ok tools/nwlocals.py
+$(B)/woven.tex: $(CHAPTERS) tools/nwlocals.py
 	$(call need,noweave,noweb)
 	$(call msg,WEAVE,chapters/)
 	$(Q)bash -o pipefail -c '$(NWLIB)/markup $(CHAPTERS) | $(NWLIB)/autodefs.c | \
@@ -55,9 +55,12 @@ $(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
 	$(Q)mkdir -p $(B)
 	$(Q)$(PYTHON) tools/glossary.py tex $@
 
+# An edition waits for the checks on the source, which run beside the
+# weave (order-only: a check that ran does not make the PDF stale).
 $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
                  tex/book.tex $(STYLE) tex/book.bib tex/index-zh.ist tex/index-en.ist \
-                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX)
+                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX) \
+                 | $(B)/lang.ok $(B)/terms.ok
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)
 	$(call need,upmendex,texlive-binaries)

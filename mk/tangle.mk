@@ -1,26 +1,37 @@
 #### Tangle: chapters/*.nw -> code/, and the checks on the source ###########
-# All chapters go to notangle together (tools/tangle.sh).  The list of files
-# it wrote, sorted into programs and library by tools/codefiles.py, is
-# build/tangle.mk: make reads it, and restarts with it after the chapters
-# change.
-$(B)/tangle.mk: $(CHAPTERS) tools/tangle.sh tools/codefiles.py
-	$(call need,notangle,noweb)
-	$(call msg,TANGLE,code/)
+# The list of files the chapters tangle to (noroots), sorted into programs
+# and library by tools/codefiles.py, is build/tangle.mk: make reads it, and
+# restarts with it when it changes (a file added or removed), which it
+# rarely does.  The tangle itself is a step like the others, so an edit to
+# a chapter's prose is woven and typeset while it runs: all chapters go to
+# notangle together (tools/tangle.sh), and an unchanged file in code/ keeps
+# its time.
+$(B)/tangle.mk: $(B)/roots.stamp ;
+$(B)/roots.stamp: $(CHAPTERS) tools/codefiles.py
+	$(call need,noroots,noweb)
 	$(Q)mkdir -p $(B)
-	$(Q)tools/tangle.sh --record $(B)/tangle.sums $(if $(FORCE),--force) code $(CHAPTERS)
 	$(Q)noroots $(CHAPTERS) | sed -n 's/^<<\(code\/.*\)>>$$/\1/p' \
-	    | $(PYTHON) tools/codefiles.py make > $@.tmp && mv $@.tmp $@
+	    | $(PYTHON) tools/codefiles.py make > $(B)/tangle.mk.tmp
+	$(Q)$(call replace_if_changed,$(B)/tangle.mk)
+	$(Q)touch $@
 
 ifneq ($(GENERATED_MK),)
 include $(B)/tangle.mk
 endif
 
+$(B)/tangle.stamp: $(CHAPTERS) tools/tangle.sh
+	$(call need,notangle,noweb)
+	$(call msg,TANGLE,code/)
+	$(Q)tools/tangle.sh --record $(B)/tangle.sums $(if $(FORCE),--force) code $(CHAPTERS)
+	$(Q)touch $@
+$(CODE): $(B)/tangle.stamp ;
+
 # `make tangle FORCE=1` rewrites code/ from the chapters even where a file
 # there was not written by the last tangle.
-tangle:
-ifneq ($(FORCE),)
+tangle: $(if $(FORCE),tangle-force,$(B)/tangle.stamp)
+tangle-force:
 	$(Q)tools/tangle.sh --record $(B)/tangle.sums --force code $(CHAPTERS)
-endif
+	$(Q)touch $(B)/tangle.stamp
 
 # The debug build's copy, with #line directives (notangle -L), so compiler
 # messages and gdb point into the .nw files.
@@ -72,4 +83,4 @@ $(B)/forward.ok: $(CHAPTERS) tools/forward_use.py
 # chapter's code builds on (\attndeps in tex/attnbook.sty).
 $(B)/chapterdeps.tex: $(B)/forward.ok ;
 
-.PHONY: tangle check-tangle check-lang check-forward
+.PHONY: tangle tangle-force check-tangle check-lang check-forward

@@ -18,13 +18,14 @@ def copy_of_sources(built=(), generated=True):
     with copy_of_sources() as d: ...  BUILT names parts of build/ to copy too
     (with their times, as the sources keep theirs), so that make finds them
     up to date and the test runs only the step it is about.  The makefiles
-    make generates and includes (build/tangle.mk, build/excerpts.mk) and the
-    tangle's checksums always come along: without them make would tangle
-    every chapter before looking at the target (9 s), and it still remakes
-    them when the test changes a chapter.  generated=False leaves them out:
+    make generates and includes (build/tangle.mk, build/excerpts.mk), the
+    tangle's stamps and its checksums always come along: without them make
+    would tangle every chapter first, and it still remakes them when the
+    test changes a chapter.  generated=False leaves them out:
     a tree whose first make tangles."""
     if generated:
-        built = ('tangle.mk', 'tangle.sums', 'excerpts.mk') + tuple(built)
+        built = ('tangle.mk', 'roots.stamp', 'tangle.stamp', 'tangle.sums',
+                 'excerpts.mk') + tuple(built)
     with tempfile.TemporaryDirectory(prefix='attn-toolchain-') as d:
         for name in ('Makefile', 'mk', 'chapters', 'code', 'tools', 'tex', 'figures'):
             src = os.path.join(TOP, name)
