@@ -29,10 +29,13 @@ $(B)/body-%.tex: $(B)/body-%.stamp ;
 
 # The edition's master file: one line that names the edition and reads
 # tex/book.tex (TEXINPUTS), so each edition has its own .aux, .toc and .log.
+# (Touched even when unchanged, or every make after an edit to this file
+# would write it again; latexmk then finds nothing to typeset.)
 $(B)/book-%.tex: mk/pdf.mk
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' '\def\bookedition{$*}\input{book.tex}' > $@.tmp
 	$(Q)$(call replace_if_changed,$@)
+	$(Q)touch $@
 
 # Title, authors, fonts, the machinery's words: book.toml, as TeX.
 $(B)/bookmeta.tex: book.toml tools/nwbook/meta.py

@@ -5,7 +5,8 @@
 # rarely does.  The tangle itself is a step like the others, so an edit to
 # a chapter's prose is woven and typeset while it runs: all chapters go to
 # notangle together (tools/tangle.sh), and an unchanged file in code/ keeps
-# its time.
+# its time, so nothing is compiled again (`make -n`, which cannot know
+# that, lists the compiles).
 $(B)/tangle.mk: $(B)/roots.stamp ;
 $(B)/roots.stamp: $(CHAPTERS) tools/codefiles.py
 	$(call need,noroots,noweb)
