@@ -59,6 +59,11 @@ def test_every_marked_chapter_has_a_deck_per_language():
             for k, p in enumerate(pages, 1):
                 assert p.split()[-1] == str(k), '%s-%s.pdf, page %d shows frame %s' % (
                     base, lang, k, p.split()[-1])
+            # and the information a deck's own run gives it (the template's)
+            info = subprocess.run(['pdfinfo', os.path.join(B, 'slides', '%s-%s.pdf' % (base, lang))],
+                                  capture_output=True, text=True).stdout
+            assert re.search(r'^Creator:\s+LaTeX via pandoc$', info, re.M), \
+                '%s-%s.pdf: no Creator of its own:\n%s' % (base, lang, info)
             text = '\n'.join(pages)
             if lang == 'en':
                 m = CJK.search(text)

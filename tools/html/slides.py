@@ -188,12 +188,18 @@ def one_document(names, decks):
                              % (name, sorted(extra)[0]))
     out = ['\n'.join(preamble), '\\begin{document}\n']
     for name, _, title, body in parts:
-        # (ignorenonframetext: outside a frame, only \mode<all> is read)
+        # (ignorenonframetext: outside a frame, only \mode<all> is read;
+        # what hyperref and pgf put on a document's first page, again on
+        # the deck's first, each in its own words)
         out.append('\\mode<all>{\\typeout{ATTN-DECK %s \\the\\value{page}}%%\n%s\n'
                    '\\setcounter{framenumber}{0}%%\n'
                    '\\AddToHookNext{shipout/background}{\\put(0,0){%%\n'
-                   '  \\special{pdf:docinfo<</Creator(LaTeX via pandoc)>>}%%\n'
-                   '  \\special{pdf:docview<</OpenAction[@thispage/Fit]/PageMode/UseOutlines>>}}}}\n'
+                   '  \\special{pdf:docinfo<</Creator(\\csname @pdfcreator\\endcsname)>>}%%\n'
+                   '  \\special{pdf:docview<</OpenAction[@thispage\\csname @pdfstartview\\endcsname]'
+                   '/PageMode/\\csname @pdfpagemode\\endcsname>>}}}%%\n'
+                   '  \\global\\csname pgf@sys@pdf@extgs@createdfalse\\endcsname\n'
+                   '  \\global\\csname pgf@sys@pdf@colorspaces@createdfalse\\endcsname\n'
+                   '  \\global\\csname pgf@sys@pdf@patterns@createdfalse\\endcsname}\n'
                    % (name, '\n'.join(title)))
         out.append(body)
     out.append('\\mode<all>{\\typeout{ATTN-DECK END \\the\\value{page}}}\n\\end{document}\n')
