@@ -2,13 +2,13 @@
 # The list of files the chapters tangle to (noroots), sorted into programs
 # and library by tools/codefiles.py, is build/tangle.mk: make reads it, and
 # restarts with it when it changes (a file added or removed), which it
-# rarely does.  The tangle itself is a step like the others, so an edit to
+# rarely does, or when it is gone.  The tangle itself is a step like the others, so an edit to
 # a chapter's prose is woven and typeset while it runs: all chapters go to
 # notangle together (tools/tangle.sh), and an unchanged file in code/ keeps
 # its time, so nothing is compiled again (`make -n`, which cannot know
 # that, lists the compiles).
 $(B)/tangle.mk: $(B)/roots.stamp ;
-$(B)/roots.stamp: $(CHAPTERS) tools/codefiles.py
+$(B)/roots.stamp: $(CHAPTERS) tools/codefiles.py $(if $(wildcard $(B)/tangle.mk),,roots-missing)
 	$(call need,noroots,noweb)
 	$(Q)mkdir -p $(B)
 	$(Q)noroots $(CHAPTERS) | sed -n 's/^<<\(code\/.*\)>>$$/\1/p' \
@@ -84,4 +84,4 @@ $(B)/forward.ok: $(CHAPTERS) tools/forward_use.py
 # chapter's code builds on (\attndeps in tex/attnbook.sty).
 $(B)/chapterdeps.tex: $(B)/forward.ok ;
 
-.PHONY: tangle tangle-force check-tangle check-lang check-forward
+.PHONY: tangle tangle-force roots-missing check-tangle check-lang check-forward
