@@ -6,7 +6,8 @@
 # It works in a copy of the built tree (the tracked files and build/, times
 # kept), so neither the sources nor their build change.  Prints one line a
 # figure, in the format of tools/bench.py, with the CPU time and the XeLaTeX
-# runs each edition took; exits 1 if a budget is missed.
+# runs each edition took, and the host's speed before and after
+# (tools/bench.py host); exits 1 if a budget is missed.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 chapter=${BENCH_CHAPTER:-chapters/03-multi-head.nw}
@@ -49,6 +50,7 @@ edit() {
 }
 
 echo "bench-edit: make -j$jobs on $(nproc) cores, in a copy of the built tree, editing $chapter:"
+/usr/bin/python3 "$top/tools/bench.py" host
 timed all
 case "$out" in *"Nothing to be done"*) ;; *)
     echo "  (the copy was not up to date; make did:)"; echo "$out" | head -n 5 | sed 's/^/    /' ;; esac
@@ -65,4 +67,5 @@ edit "$chapter" zh '编辑过的一句话。'
 edit "$chapter" en ' Another edited sentence.'
 timed pdf
 check "a sentence edited in both languages, make pdf" "$secs" 25 "$(runs)"
+/usr/bin/python3 "$top/tools/bench.py" host
 exit $over

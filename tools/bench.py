@@ -18,6 +18,9 @@ and exit 1 if any figure is over its budget.  Run them on a quiet machine.
                                         print one line in this format (for
                                         a shell script's own bench target);
                                         exits 1 if over
+    tools/bench.py host                 the host's speed now: the CPU time
+                                        of a fixed loop (html prints it
+                                        before and after)
 
 A bench target of another part of the book prints its lines with
 `tools/bench.py line` (or the same format) and joins `make bench` with
@@ -50,6 +53,17 @@ def fail(what, detail):
     global over
     over = 1
     print('  %-46s   failed: %s' % (what, detail.strip().split('\n')[-1][:200]), flush=True)
+
+
+def host():
+    """One line: the CPU time of a fixed loop of Python.  On a shared
+    machine the same work can take twice as long from one minute to the
+    next (an Intel Xeon here: 0.29 s to 0.68 s); a figure against its
+    budget means little without this one beside it."""
+    start = time.process_time()
+    sum(range(3 * 10 ** 7))
+    print('  %-46s %8.2f s  (CPU time; lower is faster)'
+          % ('host speed: a fixed loop', time.process_time() - start), flush=True)
 
 
 def wall(cmd, **kw):
@@ -113,6 +127,7 @@ def html():
         return
     for d in ('html', 'html-svg', 'slides'):
         shutil.rmtree(os.path.join(TOP, 'build', d), ignore_errors=True)
+    host()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t, p = wall(['make', '-s', '-j2', 'html', 'slides'], cwd=TOP)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -125,6 +140,7 @@ def html():
         # two idle cores would need at best (CPU time / 2).
         print('  %-46s %8.2f s  (CPU time, user + system; load %.1f)'
               % ('make -j2 html slides', cpu, os.getloadavg()[0]), flush=True)
+    host()
 
 
 def main(argv):
@@ -133,6 +149,8 @@ def main(argv):
         demos(int(argv[3]) if len(argv) > 3 and argv[2] == '--repeat' else 5)
     elif what == 'html':
         html()
+    elif what == 'host':
+        host()
     elif what == 'line' and len(argv) in (5, 6):
         line(argv[2], float(argv[3]), float(argv[4]), strict=argv[5:] == ['less'])
     else:
