@@ -1,9 +1,9 @@
 #### Tangle: chapters/*.nw -> code/, and the checks on the source ###########
 # The list of files the chapters tangle to (noroots), sorted into programs
 # and library by tools/codefiles.py, is build/tangle.mk: make reads it, and
-# restarts with it when it changes (a file added or removed), which it
-# rarely does, or when it is gone.  The tangle itself is a step like the others, so an edit to
-# a chapter's prose is woven and typeset while it runs: all chapters go to
+# restarts with it when it changes (a file added or removed, which is rare)
+# or is gone.  The tangle itself is a step like the others, so an edit to a
+# chapter's prose is woven and typeset while it runs: all chapters go to
 # notangle together (tools/tangle.sh), and an unchanged file in code/ keeps
 # its time, so nothing is compiled again (`make -n`, which cannot know
 # that, lists the compiles).
