@@ -60,83 +60,75 @@ local function lex(line, state)
     return out, line:match('\\$') and 'pp' or nil
   end
   while i <= n do
-    if state == 'comment' then
-      local e = line:find('*/', i + (line:sub(i, i + 1) == '/*' and 2 or 0), true)
-      if e then
-        put('co', line:sub(i, e + 1))
-        i, state = e + 2, nil
-      else
-        put('co', line:sub(i))
-        i = n + 1
-      end
-    else
-      local c = line:sub(i, i)
-      local two = line:sub(i, i + 1)
-      if two == '/*' then
-        state = 'comment'
-      elseif two == '//' then
-        put('co', line:sub(i))
-        i = n + 1
-      elseif c:match('%s') then
-        local e = line:find('%S', i) or n + 1
-        put(false, line:sub(i, e - 1))
-        i = e
-      elseif c == '"' then
-        put('st', '"')
-        i = i + 1
-        while i <= n do
-          local ch = line:sub(i, i)
-          if ch == '\\' then
-            put('sc', line:sub(i, i + 1))
-            i = i + 2
-          elseif ch == '"' then
-            put('st', '"')
-            i = i + 1
-            break
-          else
-            local e = line:find('[\\"]', i) or n + 1
-            put('st', line:sub(i, e - 1))
-            i = e
-          end
-        end
-      elseif c == "'" then
-        local e = i + 1
-        while e <= n do
-          local ch = line:sub(e, e)
-          if ch == '\\' then e = e + 2 elseif ch == "'" then break else e = e + 1 end
-        end
-        put('ch', line:sub(i, e))
-        i = e + 1
-      elseif c:match('%d') or (c == '.' and line:sub(i + 1, i + 1):match('%d')) then
-        local hex = line:match('^0[xX]%x+', i)
-        local num, cls
-        if hex and line:match('^0[xX]%x*%.?%x*[pP][-+]?%d+', i) then
-          num, cls = line:match('^0[xX]%x*%.?%x*[pP][-+]?%d+', i), 'fl'
-        elseif hex then
-          num, cls = hex, 'bn'
+    local c, two = line:sub(i, i), line:sub(i, i + 1)
+    if state == 'comment' or two == '/*' then
+      -- a block comment, or the rest of one: co to its */ or the line's end
+      local e = line:find('*/', state and i or i + 2, true)
+      put('co', line:sub(i, e and e + 1 or n))
+      i, state = e and e + 2 or n + 1, not e and 'comment' or nil
+    elseif two == '//' then
+      put('co', line:sub(i))
+      i = n + 1
+    elseif c:match('%s') then
+      local e = line:find('%S', i) or n + 1
+      put(false, line:sub(i, e - 1))
+      i = e
+    elseif c == '"' then
+      put('st', '"')
+      i = i + 1
+      while i <= n do
+        local ch = line:sub(i, i)
+        if ch == '\\' then
+          put('sc', line:sub(i, i + 1))
+          i = i + 2
+        elseif ch == '"' then
+          put('st', '"')
+          i = i + 1
+          break
         else
-          num = line:match('^%d*%.?%d*[eE][-+]?%d+', i) or line:match('^%d*%.%d*', i)
-          if num and num ~= '.' then
-            cls = 'fl'
-          else
-            num, cls = line:match('^%d+', i), 'dv'
-          end
+          local e = line:find('[\\"]', i) or n + 1
+          put('st', line:sub(i, e - 1))
+          i = e
         end
-        put(cls, num)
-        i = i + #num
-        local suffix = line:match('^[uUlLfF]+', i)
-        if suffix then
-          put('bu', suffix)
-          i = i + #suffix
-        end
-      elseif c:match('[%a_]') then
-        local w = line:match('^[%w_]+', i)
-        put(CF[w] and 'cf' or KW[w] and 'kw' or DT[w] and 'dt' or false, w)
-        i = i + #w
-      else
-        put('op', c)
-        i = i + 1
       end
+    elseif c == "'" then
+      local e = i + 1
+      while e <= n do
+        local ch = line:sub(e, e)
+        if ch == '\\' then e = e + 2 elseif ch == "'" then break else e = e + 1 end
+      end
+      put('ch', line:sub(i, e))
+      i = e + 1
+    elseif c:match('%d') or (c == '.' and line:sub(i + 1, i + 1):match('%d')) then
+      local hexfloat = line:match('^0[xX]%x*%.?%x*[pP][-+]?%d+', i)
+      local hex = line:match('^0[xX]%x+', i)
+      local num, cls
+      if hexfloat then
+        num, cls = hexfloat, 'fl'
+      elseif hex then
+        num, cls = hex, 'bn'
+      else
+        num = line:match('^%d*%.?%d*[eE][-+]?%d+', i) or line:match('^%d*%.%d*', i)
+        if num and num ~= '.' then
+          cls = 'fl'
+        else
+          num, cls = line:match('^%d+', i), 'dv'
+        end
+      end
+      put(cls, num)
+      i = i + #num
+      local suffix = line:match('^[uUlLfF]+', i)
+      if suffix then
+        put('bu', suffix)
+        i = i + #suffix
+      end
+    elseif c:match('[%a_]') then
+      local w = line:match('^[%w_]+', i)
+      put(CF[w] and 'cf' or KW[w] and 'kw' or DT[w] and 'dt' or false, w)
+      i = i + #w
+    else
+      put('op', c)
+      i = i + 1
     end
   end
   return out, state
