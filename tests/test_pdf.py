@@ -131,6 +131,34 @@ def test_cross_references_settled():
             'book-%s: the cross-references never settled (%s)' % (e, path)
 
 
+def label_numbers(edition):
+    """Each label's number (chapter, section, equation, figure, table, item,
+    exercise, chunk) in build/book-EDITION.aux."""
+    aux = open(os.path.join(B, 'book-%s.aux' % edition), encoding='utf-8', errors='replace').read()
+    return dict(re.findall(r'^\\newlabel\{([^{}]*)\}\{\{((?:[^{}]|\{[^{}]*\})*)\}', aux, re.M))
+
+
+def test_every_label_has_the_same_number_in_every_edition():
+    """The bilingual edition sets a pair's two passages in paracol's columns,
+    and shows paracol only the counters a passage steps (tex/attnbook.sty,
+    \\attn@paircounters); a counter stepped in both columns and missing from
+    that list would count twice there, and every number after it would drift."""
+    # (A glossary term's labels carry their language: attn-gl-N-zh, -en.)
+    zh, en, bi = (dict((k, v) for k, v in label_numbers(e).items() if not k.startswith('attn-gl-'))
+                  for e in ('zh', 'en', 'bilingual'))
+    assert len(zh) > 100, 'book-zh.aux should hold the book\'s labels'
+    assert set(zh) == set(en) == set(bi), 'the editions should define the same labels: %s' % \
+        sorted((set(zh) | set(en) | set(bi)) - (set(zh) & set(en) & set(bi)))[:5]
+    numbered = 0
+    for name, number in zh.items():
+        assert (en[name], bi[name]) == (number, number), \
+            'label %s is %r in the Chinese edition, %r in the English one, %r in the bilingual one' % \
+            (name, number, en[name], bi[name])
+        numbered += number != ''
+    assert numbered > 100, 'most labels should carry a number'
+
+
+
 def test_bookmarks_exist_in_each_edition():
     for e, want in (('zh', '前言'), ('en', 'Preface'), ('bilingual', 'Preface')):
         out = os.path.join(B, 'book-%s.out' % e)
