@@ -12,7 +12,10 @@ CHAPTERS := $(sort $(wildcard chapters/*.nw))
 # The book's style: what every document set in the book's look reads.
 STYLE    := tex/attnbook.sty tex/xecjkfast.sty
 EDITIONS := zh en bilingual
-PDFS     := $(EDITIONS:%=$(B)/book-%.pdf)
+# The bilingual edition first: its XeLaTeX passes are the longest, and make
+# starts a target's prerequisites in this order, so with make -j2 the other
+# two editions share the second core instead of the bilingual one waiting.
+PDFS     := $(patsubst %,$(B)/book-%.pdf,bilingual $(filter-out bilingual,$(EDITIONS)))
 
 CC       ?= cc
 CPPFLAGS := -Icode -D_POSIX_C_SOURCE=200809L
