@@ -89,6 +89,10 @@ DEFAULT_LIMITS = {
 }
 COMPILE_LIMITS = {'cpu_seconds': 10, 'wall_seconds': 30, 'memory_mb': 1024,
                   'processes': 32, 'open_files': 256, 'file_mb': 64}
+# Preprocessing a student's file takes a few hundredths of a second; a macro
+# whose expansion explodes is stopped after 3 s of CPU instead of the 10 that
+# compiling may take.
+PREPROCESS_CPU_SECONDS = 3
 MAX_SOURCE = 1 << 20         # bytes of one submitted file
 MAX_PREPROCESSED = 16 << 20  # bytes of its preprocessed text
 
@@ -1064,16 +1068,18 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
         return inside
     incs = ['-I', P('/grader/inc/ex'), '-I', P('/grader/inc/code')]
     lim = dict(COMPILE_LIMITS, output_kb=256)
+    lim_pre = dict(lim, cpu_seconds=PREPROCESS_CPU_SECONDS)
 
-    def boxed(argv):
-        r = run_limited(sb.command(argv, binds, lim, writable=('/box',)), lim,
+    def boxed(argv, limits=lim):
+        r = run_limited(sb.command(argv, binds, limits, writable=('/box',)), limits,
                         cwd=None if sb.enabled else work)
         ok = r['killed'] is None and os.WIFEXITED(r['status']) and os.WEXITSTATUS(r['status']) == 0
         return ok, r
 
     def too_much(r):
-        if r['killed'] == 'timeout' or (os.WIFSIGNALED(r['status'])
-                                        and os.WTERMSIG(r['status']) in (signal.SIGXCPU, signal.SIGKILL)):
+        # (cc1 stopped by its CPU limit: gcc itself reports that and exits 4)
+        if r['killed'] == 'timeout' or 'CPU time limit exceeded' in r['err'] or \
+                (os.WIFSIGNALED(r['status']) and os.WTERMSIG(r['status']) in (signal.SIGXCPU, signal.SIGKILL)):
             return ('compiling took too long and was stopped', '编译时间过长，已被终止')
         if r['killed'] == 'memory':
             return ('compiling used too much memory and was stopped', '编译占用内存过多，已被终止')
@@ -1091,7 +1097,7 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
         with open(os.path.join(work, rel), 'wb') as f:
             f.write(data)
         stem = fname[:-2] if fname.endswith('.c') else fname
-        ok, r = boxed([tc.cc] + STD + SAN + incs + ['-E', rel, '-o', stem + '.i'])
+        ok, r = boxed([tc.cc] + STD + SAN + incs + ['-E', rel, '-o', stem + '.i'], lim_pre)
         if not ok:
             msg = too_much(r)
             if msg:
