@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 pin=()
 if [ "$(nproc)" -gt 2 ]; then pin=(taskset -c 0,1); fi
 jobs=3
-make() { "${pin[@]}" command make "$@"; }
+make_bin=$(type -P make)
+make() { "${pin[@]}" "$make_bin" "$@"; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 over=0
