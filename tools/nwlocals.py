@@ -168,40 +168,45 @@ def filter_stream(lines):
 
 # ---- after finduses: uses in code only ----------------------------------
 
+# What the scanner looks for in code: a comment, a quote, an identifier.
+CODE_TOKEN = re.compile(r'//|/\*|"|\'|' + IDENT.pattern)
+# The rest of a string or character literal, up to its closing quote.
+LITERAL_END = {'str': re.compile(r'(?:[^"\\]|\\.)*"', re.S),
+               'chr': re.compile(r"(?:[^'\\]|\\.)*'", re.S)}
+
+
 def c_scan(text, state):
     """Scan C text from a lexer state ('code', 'str', 'chr', 'line', 'block');
     return the end state and the spans of identifiers in code."""
     spans, i, n = [], 0, len(text)
     while i < n:
-        c = text[i]
         if state == 'code':
-            if text.startswith('//', i):
-                state, i = 'line', n
-            elif text.startswith('/*', i):
-                state, i = 'block', i + 2
-            elif c == '"':
-                state, i = 'str', i + 1
-            elif c == "'":
-                state, i = 'chr', i + 1
-            else:
-                m = IDENT.match(text, i)
-                if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == '_')):
-                    spans.append(m.span())
-                    i = m.end()
-                else:
-                    i += 1
+            m = CODE_TOKEN.search(text, i)
+            if not m:
+                break
+            j, tok = m.start(), m.group()
+            if tok == '//':
+                state = 'line'
+                break
+            if tok == '/*':
+                state, i = 'block', j + 2
+            elif tok in ('"', "'"):
+                state, i = ('str' if tok == '"' else 'chr'), j + 1
+            elif j == 0 or not (text[j - 1].isalnum() or text[j - 1] == '_'):
+                spans.append(m.span())
+                i = m.end()
+            else:                       # inside a number or a longer word
+                i = j + 1
         elif state in ('str', 'chr'):
-            if c == '\\':
-                i += 2
-            else:
-                if c == ('"' if state == 'str' else "'"):
-                    state = 'code'
-                i += 1
+            m = LITERAL_END[state].match(text, i)
+            if not m:
+                break                   # the literal goes on past this text
+            state, i = 'code', m.end()
         elif state == 'block':
             j = text.find('*/', i)
             state, i = ('code', j + 2) if j >= 0 else ('block', n)
         else:                           # a line comment runs to the line's end
-            i = n
+            break
     return state, spans
 
 
