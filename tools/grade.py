@@ -1082,7 +1082,8 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
 
     def too_much(r):
         # (cc1 stopped by its CPU limit: gcc itself reports that and exits 4)
-        if r['killed'] == 'timeout' or 'CPU time limit exceeded' in r['err'] or \
+        if r['killed'] == 'timeout' or \
+                'CPU time limit exceeded signal terminated program' in r['err'] or \
                 (os.WIFSIGNALED(r['status']) and os.WTERMSIG(r['status']) in (signal.SIGXCPU, signal.SIGKILL)):
             return ('compiling took too long and was stopped', '编译时间过长，已被终止')
         if r['killed'] == 'memory':
