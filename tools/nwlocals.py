@@ -173,6 +173,7 @@ CODE_TOKEN = re.compile(r'//|/\*|"|\'|' + IDENT.pattern)
 # The rest of a string or character literal, up to its closing quote.
 LITERAL_END = {'str': re.compile(r'(?:[^"\\]|\\.)*"', re.S),
                'chr': re.compile(r"(?:[^'\\]|\\.)*'", re.S)}
+LITERAL_STATE = {'"': 'str', "'": 'chr'}
 
 
 def c_scan(text, state):
@@ -190,8 +191,8 @@ def c_scan(text, state):
                 break
             if tok == '/*':
                 state, i = 'block', j + 2
-            elif tok in ('"', "'"):
-                state, i = ('str' if tok == '"' else 'chr'), j + 1
+            elif tok in LITERAL_STATE:
+                state, i = LITERAL_STATE[tok], j + 1
             elif j == 0 or not (text[j - 1].isalnum() or text[j - 1] == '_'):
                 spans.append(m.span())
                 i = m.end()
