@@ -4,10 +4,8 @@
 # self-attention, 1 decoder self-attention, 2 encoder-decoder attention; each
 # line: column, row, weight, column token, row token.
 load 'common.gp'
-if (!exists("lang")) {
-    set terminal cairolatex pdf input colortext size 12cm,12.5cm font ",8"
-    set output outfile
-}
+set terminal cairolatex pdf input colortext size 12cm,12.5cm font ",8"
+set output outfile
 unset grid
 unset key
 set border 0

@@ -2,19 +2,11 @@
 #   gnuplot -e "datafile='data/NAME.dat'; outfile='fig/NAME.tex'" ../figures/NAME.gp
 # and the cairolatex terminal leaves the text to LaTeX, so labels are set in
 # the book's fonts.  L(zh, en) gives a label in both languages; each edition's
-# \zhen keeps its own.
-#
-# With -e "lang='zh'" (or 'en') the same scripts draw SVG for the HTML
-# edition (tools/html/svgfig.py, which also rewrites the TeX in the labels as
-# plain text): L then gives the one language.
+# \zhen keeps its own, and so does the HTML edition's SVG of the same figure
+# (tools/tikzfig.py svgs).
 set encoding utf8
-if (exists("lang")) {
-    set terminal svg size 600,325 dynamic enhanced font 'sans,11' background rgb 'white'
-    L(zh, en) = (lang eq 'zh') ? zh : en
-} else {
-    set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
-    L(zh, en) = sprintf('\zhen{%s}{%s}', zh, en)
-}
+set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
+L(zh, en) = sprintf('\zhen{%s}{%s}', zh, en)
 set output outfile
 set border 3 lw 0.8
 set tics nomirror out scale 0.6

@@ -14,38 +14,29 @@ HTML_TOOLS := $(wildcard tools/html/*.py tools/html/*.css tools/html/*.js tools/
 SVG_FIGS := $(basename $(notdir $(shell grep -l -E '^[[:space:]]*s?plot[[:space:]]' \
               $(FIGURES:%=figures/%.gp) /dev/null)))
 
-# One svgfig.py run draws every plot of a language.
-define svg_rules
-$(SVG_FIGS:%=$(B)/html-svg/$(1)/%.svg) &: $(SVG_FIGS:%=figures/%.gp) figures/common.gp \
-        $(SVG_FIGS:%=$(B)/data/%.dat) tools/html/svgfig.py tools/nwbook/tex.py tools/nwbook/meta.py book.toml
-	$$(call need,gnuplot,gnuplot-nox)
-	$$(call msg,SVG,$(B)/html-svg/$(1)/: $(words $(SVG_FIGS)) plots)
-	$(Q)mkdir -p $(B)/html-svg/$(1)
-	$(Q)cd $(B) && $(PYTHON) ../tools/html/svgfig.py $(1) \
-	    $(foreach f,$(SVG_FIGS),../figures/$(f).gp data/$(f).dat html-svg/$(1)/$(f).svg)
-endef
-$(foreach l,zh en,$(eval $(call svg_rules,$(l))))
-HTML_SVG := $(foreach l,zh en,$(SVG_FIGS:%=$(B)/html-svg/$(l)/%.svg))
-
-# The TikZ diagrams: the same pictures typeset on their own in the book's
-# fonts and converted to SVG (tools/tikzfig.py: XeLaTeX, then pdftocairo), all
-# of one language in one XeLaTeX run (most of a run is loading the fonts); the
-# numbers they cite (a chapter, an appendix) come from the .aux of the PDF in
-# that language, and a diagram that shows its program's numbers
+# Every figure as SVG, one language in one XeLaTeX run (tools/tikzfig.py; most
+# of a run is loading the fonts): the plots as gnuplot's cairolatex terminal
+# drew them for the PDFs, their \zhen labels in that language, and the TikZ
+# diagrams, all typeset on their own in the book's fonts as the pages of
+# html-svg/LANG/figures.pdf, which pdftocairo (poppler-utils) cuts into SVG.
+# The numbers a diagram cites (a chapter, an appendix) come from the .aux of
+# the PDF in that language; a diagram that shows its program's numbers
 # (mk/figures.mk) reads them from build/data/NAME.dat.
 tikz_arg = figures/$(1).tikz$(if $(filter $(1),$(TIKZ_DATA_FIGURES)),=$(B)/data/$(1).dat)
-define tikz_svg_rules
-$(TIKZ_FIGURES:%=$(B)/html-svg/$(1)/%.svg) &: $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py \
+HTML_FIGS := $(SVG_FIGS) $(TIKZ_FIGURES)
+define svg_rules
+$(HTML_FIGS:%=$(B)/html-svg/$(1)/%.svg) $(B)/html-svg/$(1)/figures.pdf &: \
+        $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py \
         tools/chunknames.py chapters/chunk-names.zh $(B)/bookmeta.tex $(B)/book-$(1).pdf \
         $(TIKZ_DATA_FIGURES:%=$(B)/data/%.dat)
 	$$(call need,xelatex,texlive-xetex)
 	$$(call need,pdftocairo,poppler-utils)
-	$$(call msg,SVG,$(1)/ TikZ: $(TIKZ_FIGURES))
+	$$(call msg,SVG,$(B)/html-svg/$(1)/: $(words $(HTML_FIGS)) figures)
 	$(Q)$(PYTHON) tools/tikzfig.py svgs $(1) $(B)/book-$(1).aux $(B)/html-svg/$(1) \
-	    $(foreach f,$(TIKZ_FIGURES),$(call tikz_arg,$(f)))
+	    $(SVG_FIGS:%=$(B)/fig/%.tex) $(foreach f,$(TIKZ_FIGURES),$(call tikz_arg,$(f)))
 endef
-$(foreach l,zh en,$(eval $(call tikz_svg_rules,$(l))))
-HTML_SVG += $(foreach l,zh en,$(TIKZ_FIGURES:%=$(B)/html-svg/$(l)/%.svg))
+$(foreach l,zh en,$(eval $(call svg_rules,$(l))))
+HTML_SVG := $(foreach l,zh en,$(HTML_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 
 # Both editions come from one run (noweb's front end once, one pandoc run a
 # language: the LaTeX reader, the Lua filter tools/html/book.lua, the HTML

@@ -40,23 +40,36 @@ def test_every_chapter_has_a_page_and_the_contents_link_them():
 
 
 def test_figures_are_svg_in_the_editions_language():
+    """Every figure on the pages is an SVG of the book's own figure, cut from
+    build/html-svg/LANG/figures.pdf (one page a figure, its labels in LANG,
+    set by XeLaTeX), so the words are read from that PDF's text."""
     built()
+    import subprocess
     for lang in ('zh', 'en'):
         svgs = glob.glob(os.path.join(HTML, lang, 'fig', '*.svg'))
         assert svgs, 'no figures in build/html/%s/fig/' % lang
-        has_cjk = 0
         for s in svgs:
-            text = ''.join(re.findall(r'<text[^>]*>(.*?)</text>',
-                                      open(s, encoding='utf-8').read(), re.S))
-            text = re.sub(r'<[^>]*>', '', text)
-            assert '$' not in text and '\\' not in text, \
-                '%s: TeX left in a label: %r' % (s, text[:200])
+            svg = open(s, encoding='utf-8').read()
+            assert svg.count('<path') > 10, '%s: nothing drawn' % s
+            assert svg.count('<image ') == svg.count('image-rendering:pixelated'), \
+                '%s: a heat map whose cells the browser would blur' % s
+        pdf = os.path.join(B, 'html-svg', lang, 'figures.pdf')
+        pages = subprocess.run(['pdftotext', '-enc', 'UTF-8', pdf, '-'], check=True,
+                               capture_output=True, text=True).stdout.split('\f')[:-1]
+        assert len(pages) >= len(svgs), '%s has %d pages for %d figures' % (
+            pdf, len(pages), len(svgs))
+        has_cjk = 0
+        for k, text in enumerate(pages, 1):
+            # (the mask diagram's corner reads i\j)
+            assert '$' not in text and not re.search(r'\\[A-Za-z]{2}', text), \
+                '%s, page %d: TeX left in a label: %r' % (pdf, k, text[:200])
             if lang == 'en':    # Chapter 9's maps label tokens with Chinese numerals
                 labels = re.sub('[零一二三四五六七八九十百千万]', '', text)
-                assert not CJK.search(labels), '%s: Chinese in an English figure' % s
+                assert not CJK.search(labels), '%s, page %d: Chinese in an English figure' % (
+                    pdf, k)
             has_cjk += bool(CJK.search(text))
         if lang == 'zh':
-            assert has_cjk >= len(svgs) // 2, 'the Chinese figures are not labelled in Chinese'
+            assert has_cjk >= len(pages) // 2, 'the Chinese figures are not labelled in Chinese'
 
 
 def test_code_chunks_keep_their_literate_structure():

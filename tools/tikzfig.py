@@ -4,12 +4,17 @@
     tikzfig.py tex EDITION figures/NAME.tikz OUT.tex [NAME.dat]
         the PDF editions (EDITION zh, en or bilingual): the tikzpicture with
         the labels in that edition's language; \\tikzfig{NAME} reads it;
-    tikzfig.py svgs LANG BOOK-LANG.aux OUTDIR figures/NAME.tikz[=NAME.dat]...
-        the HTML edition (LANG zh or en): the same pictures in the book's
-        fonts (build/bookmeta.tex), as the pages of one standalone document
-        typeset by XeLaTeX, converted page by page by pdftocairo
-        (poppler-utils) to OUTDIR/NAME.svg.  Most of a run is loading the
-        fonts, so the HTML edition's twelve diagrams cost two runs.
+    tikzfig.py svgs LANG BOOK-LANG.aux OUTDIR FIGURE...
+        the HTML edition (LANG zh or en): every figure of the book in one
+        language, as the pages of one standalone document in the book's fonts
+        (build/bookmeta.tex), typeset by XeLaTeX and kept as
+        OUTDIR/figures.pdf, then converted page by page by pdftocairo
+        (poppler-utils) to OUTDIR/NAME.svg.  A FIGURE is a diagram,
+        figures/NAME.tikz[=NAME.dat], or a plot as gnuplot's cairolatex
+        terminal drew it for the PDF editions, BUILD/fig/NAME.tex, whose
+        \\zhen labels are set in LANG: the SVG is the book's own figure,
+        its math set by LaTeX.  Most of a run is loading the fonts, so the
+        HTML edition's figures cost two runs.
 
 NAME.dat, when given, holds the numbers a diagram shows, as its program
 printed them: a diagram whose first line is `% data: PROGRAM ARGS`, like a
@@ -149,7 +154,8 @@ def aux_ref(aux):
 # build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5).
 STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 \newenvironment{figpage}{}{}
-\usepackage{amsmath,amssymb,xcolor,xeCJK}
+\usepackage{amsmath,amssymb,graphicx,xcolor,xeCJK}
+\newcommand{\zhen}[2]{#%s}
 \input{bookmeta.tex}
 \setCJKmainfont{\attnfontcjkmain}[ItalicFont=\attnfontcjksans]
 \setCJKmonofont{\attnfontcjkmono}
@@ -163,13 +169,22 @@ STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 '''
 
 
-def svgs(lang, aux, figs):
-    """figs: (figures/NAME.tikz, NAME.dat or None, OUT.svg); one XeLaTeX run."""
+def page(src, lang, ref, dat):
+    """One figure as a page of the standalone document: a plot as
+    \\gnuplotfig sets it in the book (tex/attnbook.sty), or a diagram."""
+    if src.endswith('.tex'):
+        return r'{\footnotesize\input{fig/%s}}' % os.path.basename(src)
+    return picture(src, lang, ref, dat) + r'\unskip'
+
+
+def svgs(lang, aux, outdir, figs):
+    """figs: (figures/NAME.tikz or BUILD/fig/NAME.tex, NAME.dat or None);
+    one XeLaTeX run."""
     builddir = os.path.dirname(os.path.abspath(aux))
     ref = aux_ref(aux)
-    pages = '\n'.join('\\begin{figpage}%%\n%s\\unskip\\end{figpage}' % picture(src, lang, ref, dat)
-                      for src, dat, _ in figs)
-    tex = STANDALONE % pages
+    pages = '\n'.join('\\begin{figpage}%%\n%s\\end{figpage}' % page(src, lang, ref, dat)
+                      for src, dat in figs)
+    tex = STANDALONE % ('1' if lang == 'zh' else '2', pages)
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, 'fig.tex'), 'w', encoding='utf-8') as f:
             f.write(tex)
@@ -181,26 +196,27 @@ def svgs(lang, aux, figs):
             sys.stderr.write(''.join(l + '\n' for l in log.split('\n') if l.startswith('!')
                                      or l.startswith('l.')))
             raise SystemExit('tikzfig.py: xelatex failed on %s (%s)'
-                             % (', '.join(src for src, _, _ in figs), lang))
-        for k, (src, _, out) in enumerate(figs, 1):
+                             % (', '.join(src for src, _ in figs), lang))
+        os.makedirs(outdir, exist_ok=True)
+        for k, (src, _) in enumerate(figs, 1):
             subprocess.run(['pdftocairo', '-svg', '-f', str(k), '-l', str(k), 'fig.pdf',
                             'fig.svg'], cwd=tmp, check=True)
             with open(os.path.join(tmp, 'fig.svg'), 'rb') as f:
                 data = f.read()
-            os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-            write(out, data)
+            # a heat map is a bitmap of one pixel per cell: keep the cells sharp
+            data = data.replace(b'<image ', b'<image style="image-rendering:pixelated" ')
+            name = os.path.splitext(os.path.basename(src))[0]
+            write(os.path.join(outdir, name + '.svg'), data)
+        with open(os.path.join(tmp, 'fig.pdf'), 'rb') as f:
+            write(os.path.join(outdir, 'figures.pdf'), f.read())
 
 
 def main(argv):
     if len(argv) in (5, 6) and argv[1] == 'tex' and argv[2] in ('zh', 'en', 'bilingual'):
         write(argv[4], picture(argv[3], argv[2], lambda l: r'\ref{%s}' % l, *argv[5:]))
     elif len(argv) >= 6 and argv[1] == 'svgs' and argv[2] in ('zh', 'en'):
-        figs = []
-        for a in argv[5:]:
-            src, _, dat = a.partition('=')
-            name = os.path.splitext(os.path.basename(src))[0]
-            figs.append((src, dat or None, os.path.join(argv[4], name + '.svg')))
-        svgs(argv[2], argv[3], figs)
+        figs = [(src, dat or None) for src, _, dat in (a.partition('=') for a in argv[5:])]
+        svgs(argv[2], argv[3], argv[4], figs)
     else:
         sys.stderr.write(__doc__)
         return 2
