@@ -93,8 +93,7 @@ def code_blocks(lang):
     for f in sorted(glob.glob(os.path.join(HTML, lang, '*.html'))):
         page = open(f, encoding='utf-8').read()
         for m in re.finditer(r'<code class="sourceCode c">(.*?)</code></pre>', page, re.S):
-            lines = re.findall(r'<span id="cb\d+-\d+"><a href="#cb\d+-\d+" aria-hidden="true" '
-                               r'tabindex="-1"></a>(.*?)</span>$', m.group(1), re.M)
+            lines = re.findall(r'<span id="cb\d+-\d+">(.*?)</span>$', m.group(1), re.M)
             assert len(lines) == m.group(1).count('\n') + 1, \
                 '%s: a code line without its anchor' % os.path.basename(f)
             out.append((os.path.basename(f), lines))
