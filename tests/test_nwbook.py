@@ -18,8 +18,6 @@ def test_braces_arguments_and_comments():
     assert tex.read_group(r'{a{b}\}c}d', 0) == (r'a{b}\}c', 9)
     with pytest.raises(ValueError):
         tex.read_group('{a{b}', 0)
-    assert tex.argument(r'\alpha_1', 0) == (r'\alpha', 6)
-    assert tex.argument('x^{2}', 2) == ('2', 5)
     assert tex.arguments('\\tablehead[3cm]{A}', 10, 1, optional=True) == (['3cm', 'A'], 18)
     assert tex.arguments('\\zhen{a}', 5, 2) == (None, 8)
     bad = []

@@ -1,13 +1,11 @@
 """The one reader of TeX's braces in the book's sources.
 
 Every tool that takes apart the LaTeX of chapters/*.nw (the language check
-and filter, the HTML edition, the slides, the SVG figures' labels) does it
+and filter, the HTML edition, the slides, the diagrams' labels) does it
 with these few functions, so that a brace, an escaped brace or a macro's
 arguments mean the same thing everywhere.
 """
 import re
-
-MACRO = re.compile(r'\\([A-Za-z@]+|.)')
 
 
 def read_group(text, i, open_='{', close='}'):
@@ -35,21 +33,6 @@ def skip_space(text, i, chars=' \t\n'):
     while i < len(text) and text[i] in chars:
         i += 1
     return i
-
-
-def argument(text, i):
-    """One macro argument as TeX reads it at text[i]: a braced group (its
-    content), a control sequence, or one character.  An unclosed group runs
-    to the end.  Returns (argument, index after it)."""
-    if i < len(text) and text[i] == '{':
-        try:
-            return read_group(text, i)
-        except ValueError:
-            return text[i + 1:], len(text)
-    if i < len(text) and text[i] == '\\':
-        m = MACRO.match(text, i)
-        return m.group(0), m.end()
-    return text[i:i + 1], i + 1
 
 
 def arguments(text, j, nargs, optional=False, spaces=' \t\n'):
