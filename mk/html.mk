@@ -26,7 +26,7 @@ tikz_arg = figures/$(1).tikz$(if $(filter $(1),$(TIKZ_DATA_FIGURES)),=$(B)/data/
 HTML_FIGS := $(SVG_FIGS) $(TIKZ_FIGURES)
 define svg_rules
 $(HTML_FIGS:%=$(B)/html-svg/$(1)/%.svg) $(B)/html-svg/$(1)/figures.pdf &: \
-        $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py \
+        $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py tex/attnshared.tex \
         tools/chunknames.py chapters/chunk-names.zh $(B)/bookmeta.tex $(B)/book-$(1).pdf \
         $(TIKZ_DATA_FIGURES:%=$(B)/data/%.dat)
 	$$(call need,xelatex,texlive-xetex)
@@ -82,7 +82,7 @@ $(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK
 $(B)/slides/%.tex: $(B)/slides/.stamp ;
 
 define slide_rules
-$(filter %-$(1).pdf,$(SLIDES)) &: $(B)/slides/decks-$(1).tex $(FIG_TEX) tools/html/slides.sh
+$(filter %-$(1).pdf,$(SLIDES)) &: $(B)/slides/decks-$(1).tex $(FIG_TEX) tools/html/slides.sh tex/attnshared.tex
 	$$(call need,xelatex,texlive-xetex)
 	$$(call msg,XELATEX,$(B)/slides/*-$(1).pdf)
 	$(Q)tools/html/slides.sh $(B) $(1)

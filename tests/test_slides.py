@@ -304,7 +304,7 @@ def test_filter_marks_uses_and_warns():
                        'lines': long_chunk}]}]}
     data = {'lang': 'en', 'words': {'chapter': 'Chapter {}', 'appendix': 'Appendix {}'},
             'subtitle': 'S', 'fonts': {'mono': 'DejaVu Sans Mono', 'monoscale': '0.86'},
-            'sty': os.path.join(TOP, 'tex', 'attnbook.sty'), 'labels': {'eq:a': '7'},
+            'labels': {'eq:a': '7'},
             'quotes': [], 'decks': {'x': deck}}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, 'data.lua')
@@ -324,7 +324,7 @@ def test_filter_marks_uses_and_warns():
     assert '\\emph{the \\texttt{loop}}\\hbox{}$\\rangle+\\equiv$' in tex
     assert '\\textbf{Table 2.1}\\quad Times.\\par' in tex
     assert '\\note{N.}' in tex and '\\DefineVerbatimEnvironment{Highlighting}' in tex
-    assert '\\usepackage{tikz}' not in tex and '{ctex}' not in tex
+    assert '\\input{attnshared.tex}' in tex and '{ctex}' not in tex
     assert p.stderr.splitlines() == [
         'slides.lua: \\ref{fig:none}: no such label',
         'slides.lua: x.nw: chunk <<long>> has 15 lines: too long for a slide (at most 14)'], \

@@ -151,7 +151,8 @@ def aux_ref(aux):
 
 
 # The standalone document for the SVG: the book's fonts (tex/attnbook.sty,
-# build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5).
+# build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5), and
+# its \gnuplotfig and TikZ libraries (tex/attnshared.tex).
 STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 \newenvironment{figpage}{}{}
 \usepackage{amsmath,amssymb,graphicx,xcolor,xeCJK}
@@ -160,8 +161,7 @@ STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 \setCJKmainfont{\attnfontcjkmain}[ItalicFont=\attnfontcjksans]
 \setCJKmonofont{\attnfontcjkmono}
 \setmonofont{\attnfontmono}[Scale=\attnfontmonoscale]
-\usepackage{tikz}
-\usetikzlibrary{arrows.meta,fit,positioning}
+\input{attnshared.tex}
 \begin{document}
 \fontsize{10.5}{12.6}\selectfont
 %s
@@ -170,10 +170,10 @@ STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 
 
 def page(src, lang, ref, dat):
-    """One figure as a page of the standalone document: a plot as
-    \\gnuplotfig sets it in the book (tex/attnbook.sty), or a diagram."""
+    """One figure as a page of the standalone document: a plot, set by
+    \\gnuplotfig as in the book, or a diagram."""
     if src.endswith('.tex'):
-        return r'{\footnotesize\input{fig/%s}}' % os.path.basename(src)
+        return r'\gnuplotfig{%s}' % os.path.splitext(os.path.basename(src))[0]
     return picture(src, lang, ref, dat) + r'\unskip'
 
 
@@ -188,7 +188,7 @@ def svgs(lang, aux, outdir, figs):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, 'fig.tex'), 'w', encoding='utf-8') as f:
             f.write(tex)
-        env = dict(os.environ, TEXINPUTS='.:%s:' % builddir)
+        env = dict(os.environ, TEXINPUTS='.:%s:%s:' % (builddir, os.path.join(TOP, 'tex')))
         r = subprocess.run(['xelatex', '-interaction=nonstopmode', '-halt-on-error', 'fig.tex'],
                            cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if r.returncode != 0:

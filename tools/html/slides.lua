@@ -225,8 +225,6 @@ local function highlight(blocks, meta)
   end
 end
 
-local tikz = false            -- a TikZ diagram: only these decks load TikZ
-
 local function element(e)
   if e.kind == 'equation' then
     -- shrunk to the frame's width if it is wider (never enlarged)
@@ -242,7 +240,6 @@ local function element(e)
   if e.kind == 'figure' then
     for _, f in ipairs(e.figs) do
       if f.diagram then       -- figures/NAME.tikz, shrunk (never enlarged) to the room
-        tikz = true
         parts[#parts + 1] = ('\\begin{center}\\adjustbox{max width=%.0fpt,max totalheight=%.0fpt}'
                              .. '{\\input{%s}}\\end{center}'):format(f.width, f.height, f.tex)
       else                    -- a plot drawn at the frame's size: labels of 9 pt or more
@@ -305,13 +302,6 @@ function Pandoc(doc)
   end
   meta.title = meta_raw(title)
   highlight(blocks, meta)
-  if tikz then                -- TikZ and the libraries tex/attnbook.sty loads for the book
-    meta.tikzlibs = {}
-    for line in io.lines(D.sty) do
-      local libs = line:match('^\\usetikzlibrary{([^}]*)}')
-      if libs then meta.tikzlibs[#meta.tikzlibs + 1] = meta_raw(libs) end
-    end
-  end
   for _, w in ipairs(warnings) do io.stderr:write('slides.lua: ' .. w .. '\n') end
   return pandoc.Pandoc(blocks, meta)
 end

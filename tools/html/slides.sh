@@ -12,7 +12,10 @@ set -euo pipefail
 
 builddir=$1
 lang=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$builddir"
+# tex/attnshared.tex: what the decks set as the book does
+export TEXINPUTS=".:$top/tex:"
 job=slides/decks-$lang
 if ! xelatex -no-pdf -interaction=nonstopmode -halt-on-error -file-line-error \
         -output-directory=slides "$job.tex" > /dev/null 2>&1; then
