@@ -298,7 +298,8 @@ def test_filter_marks_uses_and_warns():
                        'cont': True,
                        'lines': [['for (;;) ', ['the [[body]]']]]},
                       {'kind': 'table', 'body': 'B', 'number': 'Table 2.1', 'figs': [],
-                       'caption': 'Times. Measured by \\texttt{bench} while the book was built.'}]},
+                       'caption': 'Times (one call; Both sizes). Measured by \\texttt{bench} '
+                                  'while the book was built.'}]},
         {'title': 'Long', 'points': [], 'notes': '',
          'elements': [{'kind': 'code', 'name': 'long', 'chunk': 'long', 'cont': False,
                        'lines': long_chunk}]}]}
@@ -322,7 +323,8 @@ def test_filter_marks_uses_and_warns():
     assert '\\begin{frame}[fragile]{Eq.~(7)}' in tex
     assert '\\nwuse{the body}' in tex and 'ZZnwuse' not in tex
     assert '\\emph{the \\texttt{loop}}\\hbox{}$\\rangle+\\equiv$' in tex
-    assert '\\textbf{Table 2.1}\\quad Times.\\par' in tex
+    # the first sentence, not cut at a semicolon inside parentheses
+    assert '\\textbf{Table 2.1}\\quad Times (one call; Both sizes).\\par' in tex
     assert '\\note{N.}' in tex and '\\DefineVerbatimEnvironment{Highlighting}' in tex
     assert '\\input{attnshared.tex}' in tex and '{ctex}' not in tex
     assert p.stderr.splitlines() == [

@@ -122,8 +122,13 @@ local function slide_caption(c)
     end
     local i = 1
     for a in c:gmatch('()[.;] [A-Z$]') do
-      sentences[#sentences + 1] = c:sub(i, a)
-      i = a + 2
+      -- not inside parentheses: "(intensities from the model; GFLOP/s by ...)"
+      local _, opened = c:sub(1, a):gsub('%(', '')
+      local _, closed = c:sub(1, a):gsub('%)', '')
+      if opened == closed then
+        sentences[#sentences + 1] = c:sub(i, a)
+        i = a + 2
+      end
     end
     sentences[#sentences + 1] = c:sub(i)
   end
