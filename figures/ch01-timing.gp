@@ -47,6 +47,21 @@ plot datafile using 1:3 with linespoints ls 1 pt 7 ps 0.5 \
 
 set logscale y 2
 set format y '%g'
+# the key's four lines span the panel's top third and most of its width:
+# the range reaches far enough above the largest ratio that every line
+# passes under them (in octaves: the data fill the lower 60%)
+max(a, b) = a > b ? a : b
+min(a, b) = a < b ? a : b
+stats datafile using ($3/$4) nooutput
+r_lo = STATS_min; r_hi = STATS_max
+stats datafile using ($3/$5) nooutput
+r_lo = min(r_lo, STATS_min); r_hi = max(r_hi, STATS_max)
+stats datafile using ($6/$7) nooutput
+r_lo = min(r_lo, STATS_min); r_hi = max(r_hi, STATS_max)
+stats datafile using ($6/$8) nooutput
+r_lo = min(r_lo, STATS_min); r_hi = max(r_hi, STATS_max)
+o_lo = floor(log(r_lo) / log(2))
+set yrange [2**o_lo : 2**ceil(o_lo + (log(r_hi) / log(2) - o_lo) / 0.6)]
 set ylabel L('自注意力与另一层之比', 'self-attention / other layer')
 set arrow 1 from d, graph 0 to d, graph 0.6 nohead dt 2 lc rgb '#888888'
 set label 1 '$n = d$' at d, graph 0.64 center
