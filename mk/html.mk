@@ -44,7 +44,8 @@ HTML_SVG := $(foreach l,zh en,$(HTML_FIGS:%=$(B)/html-svg/$(l)/%.svg))
 # label, math pandoc could not convert) go to build/html/warnings.txt too,
 # where tests/test_html.py looks for them.
 # Every number (chapters, sections, equations, figures, tables, exercises)
-# is LaTeX's: read from the .aux of the PDF in the same language.
+# is LaTeX's: read from the .aux of the PDF in the same language; the
+# references' numbers are biber's, from the .bbl beside it.
 HTML_AUX := $(B)/book-zh.pdf $(B)/book-en.pdf
 
 $(B)/html/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(HTML_TOOLS) $(HTML_SVG) $(FIG_TEX) $(CODE) \

@@ -8,7 +8,7 @@ import sys
 import time
 import urllib.parse
 
-from helpers import TOP, Skip
+from helpers import TOP, Skip, pdf_text
 
 B = os.path.join(TOP, 'build')
 HTML = os.path.join(B, 'html')
@@ -70,6 +70,30 @@ def test_figures_are_svg_in_the_editions_language():
             has_cjk += bool(CJK.search(text))
         if lang == 'zh':
             assert has_cjk >= len(pages) // 2, 'the Chinese figures are not labelled in Chinese'
+
+
+def test_references_have_the_pdfs_numbers():
+    """The contents page lists the references with the numbers of the PDF in
+    the same language: the entry numbered N on the page and the one printed
+    as [N] in the PDF's bibliography have the same title, and no entry is
+    missing.  (The numbers are biber's, not the HTML build's.)"""
+    built()
+    import unicodedata              # NFKC: the PDF's ligatures (ﬀ) as letters
+    squash = lambda s: re.sub(r'[\W_]+', '', unicodedata.normalize('NFKC', s)).lower()
+    for lang, heading in (('zh', '参考文献'), ('en', 'References')):
+        page = open(os.path.join(HTML, lang, 'index.html'), encoding='utf-8').read()
+        refs = re.findall(r'<li id="ref-[^"]*" value="(\d+)">.*?<cite>(.*?)</cite>', page, re.S)
+        text = pdf_text(os.path.join(B, 'book-%s.pdf' % lang))
+        text = text[text.rindex('\n' + heading + '\n'):]
+        printed = re.split(r'^\s*\[(\d+)\]\s', text, flags=re.M)
+        printed = dict(zip(printed[1::2], printed[2::2]))
+        assert len(refs) >= 20 and len(refs) == len(printed), \
+            '%s: %d references on the contents page, %d in the PDF' % (lang, len(refs), len(printed))
+        for num, title in refs:
+            title = squash(html_unescape(title))
+            entry = squash(printed.get(num, ''))
+            assert title[:30] in entry, '%s: reference [%s] on the contents page is "%s", ' \
+                'in the PDF it is %r' % (lang, num, title, printed.get(num, '')[:120])
 
 
 def test_code_chunks_keep_their_literate_structure():

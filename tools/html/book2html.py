@@ -169,7 +169,7 @@ def bibliography_html(book, entries):
         parts = [bib_authors(e.get('author', '')), '<cite>%s</cite>' % html.escape(
             bib_text(e.get('title', key))), html.escape(bib_text(venue)), e.get('year', '')]
         items.append('<li id="ref-%s" value="%d">%s.</li>' % (
-            html.escape(key), num, '. '.join(p for p in parts if p)))
+            html.escape(key), num, '. '.join(p.rstrip('.') for p in parts if p)))
     return '<ol class="references">%s</ol>' % ''.join(items)
 
 
@@ -196,13 +196,8 @@ def chunk_table(book, c):
 def edition_data(top, dest, book):
     """book.lua's data: everything the markers in the LaTeX stand for."""
     lang, src = book.lang, book.src
-    # citations numbered in order of their first use, as the printed
-    # GB/T 7714 list does
-    book.citations = {}
-    for chap in book.chapters:
-        for group in re.findall(r'\\cite\{([^}]*)\}', chap.text):
-            for key in group.split(','):
-                book.citations.setdefault(key.strip(), len(book.citations) + 1)
+    # the numbers of the PDF's bibliography in the same language (biber's)
+    book.citations = book.nums.citations
     entries = read_bib(os.path.join(top, 'tex', 'book.bib'))
     m = nwbook.meta.load()['book']
     chapters = []

@@ -16,6 +16,10 @@ language wrote:
                         (tex/attnbook.sty writes these)
   \\newlabel{LABEL}{{NUMBER}{PAGE}...}
                         every \\label
+
+and the bibliography's numbers from what biber wrote beside it (the .bbl):
+its entries, listed in the order the bibliography prints them, are [1],
+[2], ...
 """
 import re
 
@@ -60,6 +64,13 @@ class Numbers:
             else:
                 self._contentsline(args[0], args[1])
         self._next = {k: 0 for k in KINDS}
+        self.citations = {}                 # key -> its number in the bibliography
+        try:
+            with open(path[:-len('.aux')] + '.bbl', encoding='utf-8', errors='replace') as f:
+                for key in re.findall(r'^\s*\\entry\{([^}]*)\}', f.read(), re.M):
+                    self.citations.setdefault(key, len(self.citations) + 1)
+        except OSError:
+            pass                            # no \cite, no .bbl: no bibliography
 
     def _contentsline(self, where, line):
         m = re.match(r'\s*\\contentsline\s*', line)
