@@ -71,7 +71,8 @@ SLIDE_DECKS := $(foreach c,$(SLIDE_SRCS),$(foreach l,zh en,$(basename $(notdir $
 SLIDES := $(SLIDE_DECKS:%=$(B)/slides/%.pdf)
 SLIDE_TOOLS := $(addprefix tools/html/,slides.py slides.lua nwname.lua slides.latex htmlbook.py book2html.py)
 
-$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK) book.toml $(FIG_TEX) \
+$(B)/slides/.stamp: $(CHAPTERS) $(B)/lang.ok $(HTML_AUX) $(SLIDE_TOOLS) $(NWBOOK) book.toml \
+                    $(B)/bookmeta.tex $(FIG_TEX) \
                     tools/chunknames.py chapters/chunk-names.zh \
                     $(TIKZ_TEX) tools/tikzfig.py $(STYLE)
 	$(call need,pandoc,pandoc)

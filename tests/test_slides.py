@@ -304,7 +304,7 @@ def test_filter_marks_uses_and_warns():
          'elements': [{'kind': 'code', 'name': 'long', 'chunk': 'long', 'cont': False,
                        'lines': long_chunk}]}]}
     data = {'lang': 'en', 'words': {'chapter': 'Chapter {}', 'appendix': 'Appendix {}'},
-            'subtitle': 'S', 'fonts': {'mono': 'DejaVu Sans Mono', 'monoscale': '0.86'},
+            'subtitle': 'S',
             'labels': {'eq:a': '7'},
             'quotes': [], 'decks': {'x': deck}}
     with tempfile.TemporaryDirectory() as tmp:

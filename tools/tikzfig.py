@@ -150,7 +150,7 @@ def aux_ref(aux):
     return ref
 
 
-# The standalone document for the SVG: the book's fonts (tex/attnbook.sty,
+# The standalone document for the SVG: the book's fonts (tex/attnfonts.tex,
 # build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5), and
 # its \gnuplotfig and TikZ libraries (tex/attnshared.tex).
 STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
@@ -158,9 +158,7 @@ STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
 \usepackage{amsmath,amssymb,graphicx,xcolor,xeCJK}
 \newcommand{\zhen}[2]{#%s}
 \input{bookmeta.tex}
-\setCJKmainfont{\attnfontcjkmain}[ItalicFont=\attnfontcjksans]
-\setCJKmonofont{\attnfontcjkmono}
-\setmonofont{\attnfontmono}[Scale=\attnfontmonoscale]
+\input{attnfonts.tex}
 \input{attnshared.tex}
 \begin{document}
 \fontsize{10.5}{12.6}\selectfont

@@ -7,10 +7,10 @@
 tools/html/slides.py writes DATA.lua (one language): every deck's frames as
 the chapters' `% slide` marks give them (titles, takeaway lines, equations
 with the book's numbers, figures as the files to \input, tables, code chunks
-with their uses, speaker notes), the book's labels and words, and the fonts
-(book.toml).  The input is empty: this filter builds deck NN-topic's frames
-(a level-2 header each, raw LaTeX in them, the notes in a `notes` div) and
-the metadata the template slides.latex needs.  Warnings go to stderr as
+with their uses, speaker notes), the book's labels and words (the fonts are
+tex/attnfonts.tex's).  The input is empty: this filter builds deck
+NN-topic's frames (a level-2 header each, raw LaTeX in them, the notes in a
+`notes` div) and the metadata the template slides.latex needs.  Warnings go to stderr as
 "slides.lua: ...".  Only Lua API that pandoc 2.17 has and pandoc 3 keeps.
 ]]
 
@@ -298,8 +298,7 @@ function Pandoc(doc)
   for k, slide in ipairs(deck.slides) do
     for _, b in ipairs(frame(slide, k)) do blocks[#blocks + 1] = b end
   end
-  local meta = {subtitle = meta_raw(D.subtitle), zh = D.lang == 'zh', fonts = {}}
-  for key, font in pairs(D.fonts) do meta.fonts[key] = meta_raw(font) end
+  local meta = {subtitle = meta_raw(D.subtitle), zh = D.lang == 'zh'}
   local title = latex(deck.title)
   if deck.number then
     title = D.words[deck.appendix and 'appendix' or 'chapter']:gsub('{}', deck.number)

@@ -236,7 +236,6 @@ def main(argv):
         data = os.path.join(outdir, 'slides-%s.lua' % lang)
         write_if_changed(data, 'return %s\n' % lua({
             'lang': lang, 'words': book.w, 'subtitle': nwbook.meta.title(lang),
-            'fonts': nwbook.meta.load()['fonts'],
             'labels': {k: v[0] for k, v in book.labels.items()},
             'quotes': [q[0] for q in src.quotes],
             'decks': {c.slug: d for c, d in zip(chapters, decks)}}))
