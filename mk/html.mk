@@ -26,7 +26,8 @@ tikz_arg = figures/$(1).tikz$(if $(filter $(1),$(TIKZ_DATA_FIGURES)),=$(B)/data/
 HTML_FIGS := $(SVG_FIGS) $(TIKZ_FIGURES)
 define svg_rules
 $(HTML_FIGS:%=$(B)/html-svg/$(1)/%.svg) $(B)/html-svg/$(1)/figures.pdf &: \
-        $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py tex/attnshared.tex \
+        $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py $(NWBOOK) \
+        tex/attnshared.tex tex/attnfonts.tex \
         tools/chunknames.py chapters/chunk-names.zh $(B)/bookmeta.tex $(B)/book-$(1).pdf \
         $(TIKZ_DATA_FIGURES:%=$(B)/data/%.dat)
 	$$(call need,xelatex,texlive-xetex)

@@ -41,7 +41,7 @@ sys.path.insert(0, TOOLS)
 import exercise  # noqa: E402
 from exercise import read  # noqa: E402
 import grade_release  # noqa: E402
-from nwbook import lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
+from nwbook import aux, lang as nwlang  # noqa: E402  (answer keys: strip_answerkeys, KEY_BEGIN)
 
 # The time model (minutes).  A programming exercise: reading the statement,
 # setting up and a first grading run (20), plus 2, 3 or 4 minutes (easy,
@@ -173,47 +173,23 @@ def marker(tex, lang):
 # ---------------------------------------------------------------------------
 # Numbers and pages from the typeset books
 
-def aux_labels(path):
-    """{label: (number, page)} from a LaTeX .aux file."""
-    out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding='utf-8', errors='replace') as f:   # a run may be writing it
-        text = f.read()
-    # a \tag'ged equation's number is braced once more: {{{L}}{2}...}
-    for m in re.finditer(r'\\newlabel\{([^}]*)\}\{\{((?:[^{}]|\{[^{}]*\})*)\}\{([^{}]*)\}', text):
-        out[m.group(1)] = (re.sub(r'^\{(.*)\}$', r'\1', m.group(2)), m.group(3))
-    return out
-
-
-def toc_sections(path):
-    """[(number, title, page)] of the numbered sections in a .toc file."""
-    out = []
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding='utf-8', errors='replace') as f:
-        text = f.read()
-    for line in text.split('\n'):
-        m = re.match(r'\\contentsline \{section\}\{\\numberline \{([^}]*)\}(.*)\}\{([^{}]*)\}\{[^{}]*\}%?$',
-                     line.strip())
-        if m:
-            out.append((m.group(1), m.group(2), m.group(3)))
-    return out
-
-
 class Book:
     """What the typeset editions say about numbers and pages."""
 
     def __init__(self, build):
-        self.aux = {l: aux_labels(os.path.join(build, 'book-%s.aux' % l)) for l in ('zh', 'en')}
-        self.toc = {l: toc_sections(os.path.join(build, 'book-%s.toc' % l)) for l in ('zh', 'en')}
-        self.ok = bool(self.aux['en'] and self.toc['en'])
+        self.aux = {}
+        for l in ('zh', 'en'):
+            try:
+                self.aux[l] = aux.Numbers(os.path.join(build, 'book-%s.aux' % l))
+            except aux.AuxError:        # not typeset yet
+                self.aux[l] = aux.Numbers(os.devnull)
+        self.ok = bool(self.aux['en'].labels and self.aux['en'].sections)
 
     def number(self, label):
-        return self.aux['en'].get(label, ('??', '??'))[0]
+        return self.aux['en'].labels.get(label, '??')
 
     def page(self, label, lang):
-        return self.aux[lang].get(label, ('??', '??'))[1]
+        return self.aux[lang].pages.get(label, '??')
 
     def last_page(self, chapter, chaps, lang):
         """The page before the next chapter's first, or '' if not a number."""
@@ -227,7 +203,7 @@ class Book:
     def sections(self, chapter_number, lang):
         """{section index within the chapter: (number, title, page)}"""
         out = {}
-        for num, title, page in self.toc[lang]:
+        for num, title, page in self.aux[lang].sections:
             head, _, tail = num.rpartition('.')
             if head == chapter_number and tail.isdigit():
                 out[int(tail)] = (num, title, page)

@@ -46,6 +46,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 sys.path.insert(0, os.path.join(TOP, 'tools'))
 import chunknames  # noqa: E402
+from nwbook import aux  # noqa: E402
 from nwbook.tex import replace_macro  # noqa: E402
 
 NARGS = {'figbox': 2, 'figtext': 2, 'figchunk': 1, 'figref': 1, 'figdata': 1}
@@ -137,16 +138,15 @@ def write(path, data):
     os.replace(tmp, path)
 
 
-def aux_ref(aux):
-    """\\ref from the book's .aux: a label's number as LaTeX printed it."""
-    with open(aux, encoding='utf-8') as f:
-        text = f.read()
+def aux_ref(path):
+    """\\ref from the book's .aux (tools/nwbook/aux.py): a label's number as
+    LaTeX printed it."""
+    labels = aux.Numbers(path).labels
 
     def ref(label):
-        m = re.search(r'\\newlabel\{%s\}\{\{([^{}]*)\}' % re.escape(label), text)
-        if not m:
-            raise SystemExit('tikzfig.py: %s has no label %s' % (aux, label))
-        return m.group(1)
+        if label not in labels:
+            raise SystemExit('tikzfig.py: %s has no label %s' % (path, label))
+        return labels[label]
     return ref
 
 
@@ -175,11 +175,11 @@ def page(src, lang, ref, dat):
     return picture(src, lang, ref, dat) + r'\unskip'
 
 
-def svgs(lang, aux, outdir, figs):
+def svgs(lang, auxfile, outdir, figs):
     """figs: (figures/NAME.tikz or BUILD/fig/NAME.tex, NAME.dat or None);
     one XeLaTeX run."""
-    builddir = os.path.dirname(os.path.abspath(aux))
-    ref = aux_ref(aux)
+    builddir = os.path.dirname(os.path.abspath(auxfile))
+    ref = aux_ref(auxfile)
     pages = '\n'.join('\\begin{figpage}%%\n%s\\end{figpage}' % page(src, lang, ref, dat)
                       for src, dat in figs)
     tex = STANDALONE % ('1' if lang == 'zh' else '2', pages)

@@ -1,9 +1,11 @@
 """The numbers LaTeX gave the PDF: read from an edition's .aux file.
 
-Nothing outside LaTeX numbers the book.  The HTML edition and the slides
-walk the chapters in order and take each heading's, figure's, table's,
-equation's and exercise's number from what the PDF build of the same
-language wrote:
+Nothing outside LaTeX numbers the book, and this is the one reader of what
+it wrote.  The HTML edition and the slides walk the chapters in order and
+take each heading's, figure's, table's, equation's and exercise's number
+from what the PDF build of the same language wrote; the diagrams on the web
+(tools/tikzfig.py) take the numbers they cite, and the instructor's guide
+(tools/course.py) the numbers, pages and section titles it lists:
 
   \\@writefile{toc}{\\contentsline {section}{\\numberline {2.1}...}{PAGE}{ANCHOR}}
                         every \\chapter, \\section, \\subsection, in order
@@ -15,7 +17,7 @@ language wrote:
                         every numbered equation and exercise
                         (tex/attnbook.sty writes these)
   \\newlabel{LABEL}{{NUMBER}{PAGE}...}
-                        every \\label
+                        every \\label, and the page it is on
 
 and the bibliography's numbers from what biber wrote beside it (the .bbl):
 its entries, listed in the order the bibliography prints them, are [1],
@@ -49,6 +51,8 @@ class Numbers:
         except OSError as e:
             raise AuxError('%s: %s (build the PDFs first: make pdf)' % (path, e)) from None
         self.labels = {}                    # label -> number ('' unnumbered)
+        self.pages = {}                     # label -> its page, as printed
+        self.sections = []                  # (number, title, page) of the numbered \\sections
         self.order = {k: [] for k in KINDS}  # kind -> numbers in order
         for m in START.finditer(text):
             what = m.group(1)
@@ -56,8 +60,10 @@ class Numbers:
             if args is None:
                 continue
             if what == 'newlabel':
-                inner, _ = arguments(args[1], 0, 1)
+                inner, k = arguments(args[1], 0, 1)
+                page, _ = arguments(args[1], k, 1)
                 self.labels[args[0]] = _plain(inner[0]) if inner else ''
+                self.pages[args[0]] = page[0] if page else ''
             elif what == 'attnnumber':
                 if args[0] in self.order:
                     self.order[args[0]].append(args[1])
@@ -86,8 +92,13 @@ class Numbers:
         else:
             n = re.search(r'\\numberline\s*', args[1])
             if n:
-                num, _ = arguments(args[1], n.end(), 1, spaces=' ')
+                num, end = arguments(args[1], n.end(), 1, spaces=' ')
                 number = _plain(num[0]) if num else ''
+                if args[0] == 'section' and number:
+                    # the title as the .toc has it: \@writefile doubles the
+                    # space after a control word, TeX reads it back as one
+                    title = re.sub(r'(\\[A-Za-z@]+)  +', r'\1 ', args[1][end:])
+                    self.sections.append((number, title, args[2]))
         self.order[args[0]].append(number)
 
     def take(self, kind):
