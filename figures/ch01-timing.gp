@@ -4,7 +4,7 @@
 # multiply-adds (right).  Columns: n d t_attn t_rnn t_conv macs_attn macs_rnn
 # macs_conv.  Everything the figure says is computed here from the data.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 15cm,6.6cm font ",9"
+eval terminal(15, 6.6, 9)
 set output outfile
 
 stats datafile using 2 nooutput

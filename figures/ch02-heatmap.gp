@@ -2,7 +2,7 @@
 # Chapter 2: the attention weights of "the cat sat on the mat" as a heatmap,
 # the words as tick labels and each weight written in its cell.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 9cm,7.2cm font ",9"
+eval terminal(9, 7.2, 9)
 set output outfile
 unset grid
 set border 0

@@ -2,7 +2,7 @@
 # Chapter 3: the attention weights of the four hand-made heads on the example
 # sentence, one heatmap per head.  The first line of the data names the tokens.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 14cm,12.5cm font ",9"
+eval terminal(14, 12.5, 9)
 set output outfile
 tokens = system(sprintf("sed -n 's/^# tokens: //p' '%s'", datafile))
 n = words(tokens)

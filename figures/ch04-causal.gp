@@ -2,7 +2,7 @@
 # Chapter 4: the causal mask of the example sentence, the weights with -inf
 # added before the softmax, and the weights zeroed after it.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 15cm,6cm font ",9"
+eval terminal(15, 6, 9)
 set output outfile
 tokens = system(sprintf("sed -n 's/^# tokens: //p' '%s'", datafile))
 n = words(tokens)

@@ -3,7 +3,7 @@
 # dimensions across.  The data is the program's matrix format: its first
 # line is the header "ROWS COLS", skipped here.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 12cm,7.5cm font ",9"
+eval terminal(12, 7.5, 9)
 set output outfile
 set xlabel L('维 $j$', 'dimension $j$')
 set ylabel L('位置 $pos$', 'position $pos$')

@@ -4,7 +4,7 @@
 # self-attention, 1 decoder self-attention, 2 encoder-decoder attention; each
 # line: column, row, weight, column token, row token.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 12cm,12.5cm font ",8"
+eval terminal(12, 12.5, 8)
 set output outfile
 unset grid
 unset key

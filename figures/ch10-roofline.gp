@@ -3,8 +3,6 @@
 # bandwidth; index 0) and each attention at s = 4096, d = 64, no mask, 1 thread
 # (index 1: intensity from the chapter's cost model, measured GFLOP/s, name).
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
-set output outfile
 set logscale xy 2
 set format x '%g'
 set format y '%g'

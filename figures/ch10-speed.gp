@@ -3,7 +3,7 @@
 # 1 thread; left) and peak resident memory against s (right).  Indices 2 to 6
 # hold naive, blas, torch, torch-mha, stream: s GFLOP/s RSS/MiB.
 load 'common.gp'
-set terminal cairolatex pdf input colortext size 15cm,6.5cm font ",9"
+eval terminal(15, 6.5, 9)
 set output outfile
 set multiplot layout 1,2
 set logscale x 2

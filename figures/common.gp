@@ -5,7 +5,16 @@
 # \zhen keeps its own, and so does the HTML edition's SVG of the same figure
 # (tools/tikzfig.py svgs).
 set encoding utf8
-set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
+# terminal(w, h, pt): the cairolatex terminal, w x h cm, labels laid out for
+# a pt-point font (LaTeX sets them).  A plot is 12 x 6.5 cm unless its script
+# says `eval terminal(...)` after loading this file.  When tools/html/slides.py
+# draws a plot again for a slide, it gives the room there, room_w x room_h
+# cm: the plot shrinks to fit it, keeping its shape and its labels' size.
+fit(w, h) = !exists("room_w") ? 1 : \
+    (room_w/w < room_h/h ? (room_w/w < 1 ? room_w/w : 1) : (room_h/h < 1 ? room_h/h : 1))
+terminal(w, h, pt) = sprintf('set terminal cairolatex pdf input colortext size %.4gcm,%.4gcm font ",%d"', \
+    w*fit(w, h), h*fit(w, h), pt)
+eval terminal(12, 6.5, 9)
 L(zh, en) = sprintf('\zhen{%s}{%s}', zh, en)
 set output outfile
 set border 3 lw 0.8

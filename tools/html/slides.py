@@ -3,8 +3,8 @@
 
 For every chapter with `% slide` marks, and each language, writes
 OUTDIR/NN-topic-LANG.tex: a beamer deck of the marked equations (with the
-book's numbers), figures (the book's own build/fig/NAME.tex, or the same
-plot drawn again at the frame's size; a TikZ diagram, figures/NAME.tikz, as
+book's numbers), figures (the book's own plots drawn again by their
+scripts to fit the frame; a TikZ diagram, figures/NAME.tikz, as
 slides/fig/NAME-LANG.tex), tables and code chunks, in the order of the
 chapter; and each language's decks as one document, OUTDIR/decks-LANG.tex.
 A file is rewritten only when it changes, so make typesets only the
@@ -28,7 +28,6 @@ The marks (documentation lines of the .nw, comments to LaTeX):
 """
 import concurrent.futures
 import os
-import re
 import subprocess
 import sys
 import threading
@@ -49,60 +48,37 @@ FRAME_HEIGHT = 165.0
 
 
 PT_PER_CM = 72.27 / 2.54
-TERMINAL = re.compile(r'(set terminal cairolatex[^\n]*?size )([0-9.]+)cm,([0-9.]+)cm')
 
 
 def slide_figure(figdir, name, width, height):
-    '''fig/NAME.tex if the figure fits width x height (pt); otherwise
-    slides/fig/NAME-WxH.tex, drawn by gnuplot at a size that fits, the
-    script's terminal size (or common.gp's) replaced.'''
+    '''slides/fig/NAME-WxH.tex: the plot drawn again by its script,
+    figures/NAME.gp, with the room on the frame (width x height pt) as
+    room_w and room_h: figures/common.gp's terminal() shrinks the plot to
+    fit, its labels at their size.  fig/NAME.tex for a figure without a
+    script.'''
     gp = os.path.join(TOP, 'figures', name + '.gp')
-    common = os.path.join(TOP, 'figures', 'common.gp')
-    try:
-        script = open(gp, encoding='utf-8').read()
-        common_text = open(common, encoding='utf-8').read()
-    except OSError:
+    if not os.path.exists(gp):
         return 'fig/%s.tex' % name
-    if 'common.gp' in script and not TERMINAL.search(script):
-        script = re.sub(r"^\s*load\s+'common.gp'\s*$", lambda m: common_text, script,
-                        flags=re.M)
-    m = TERMINAL.search(script) or TERMINAL.search(common_text)
-    if not m:
-        return 'fig/%s.tex' % name
-    w, h = float(m.group(2)) * PT_PER_CM, float(m.group(3)) * PT_PER_CM
-    scale = min(1.0, width / w, height / h)
-    if scale > 0.97:
-        return 'fig/%s.tex' % name
-    nw, nh = w * scale / PT_PER_CM, h * scale / PT_PER_CM
-    base = '%s-%.1fx%.1f' % (name, nw, nh)
+    room = (width / PT_PER_CM, height / PT_PER_CM)
+    base = '%s-%.1fx%.1f' % ((name,) + room)
     build = os.path.dirname(figdir)
     out = os.path.join(build, 'slides', 'fig', base + '.tex')
+    inputs = (gp, os.path.join(TOP, 'figures', 'common.gp'), os.path.join(build, 'data', name + '.dat'))
     with _FIG_LOCKS_LOCK:               # the zh and en decks may want the same one
         lock = _FIG_LOCKS.setdefault(out, threading.Lock())
     with lock:
-        return _draw_slide_figure(build, gp, common, script, name, base, out, nw, nh)
+        if not os.path.exists(out) or os.path.getmtime(out) < max(map(os.path.getmtime, inputs)):
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            subprocess.run(['gnuplot', '-e', "room_w=%.2f; room_h=%.2f; datafile='data/%s.dat'; "
+                            "outfile='slides/fig/%s.tex'" % (room + (name, base)), gp],
+                           cwd=build, check=True,
+                           env=dict(os.environ, GNUPLOT_LIB=os.path.join(TOP, 'figures'),
+                                    LC_ALL='C.UTF-8'))   # as mk/figures.mk: no iconv warning
+    return 'slides/fig/%s.tex' % base
 
 
 _FIG_LOCKS = {}
 _FIG_LOCKS_LOCK = threading.Lock()
-
-
-def _draw_slide_figure(build, gp, common, script, name, base, out, nw, nh):
-    '''slide_figure's drawing, once per output file at a time.'''
-    data = os.path.join(build, 'data', name + '.dat')
-    if os.path.exists(out) and os.path.getmtime(out) >= max(
-            os.path.getmtime(gp), os.path.getmtime(common), os.path.getmtime(data)):
-        return 'slides/fig/%s.tex' % base
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    script = TERMINAL.sub(lambda t: '%s%.2fcm,%.2fcm' % (t.group(1), nw, nh), script)
-    tmp = os.path.join(build, 'slides', 'fig', base + '.gp')
-    with open(tmp, 'w', encoding='utf-8') as f:
-        f.write(script)
-    subprocess.run(['gnuplot', '-e', "datafile='data/%s.dat'; outfile='slides/fig/%s.tex'"
-                    % (name, base), 'slides/fig/%s.gp' % base], cwd=build, check=True,
-                   env=dict(os.environ, GNUPLOT_LIB=os.path.join(TOP, 'figures'),
-                            LC_ALL='C.UTF-8'))   # as mk/figures.mk: no iconv warning
-    return 'slides/fig/%s.tex' % base
 
 
 def deck_data(book, chap, figdir, warnings):
