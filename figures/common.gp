@@ -9,11 +9,13 @@ set encoding utf8
 # a pt-point font (LaTeX sets them).  A plot is 12 x 6.5 cm unless its script
 # says `eval terminal(...)` after loading this file.  When tools/html/slides.py
 # draws a plot again for a slide, it gives the room there, room_w x room_h
-# cm: the plot shrinks to fit it, keeping its shape and its labels' size.
-fit(w, h) = !exists("room_w") ? 1 : \
-    (room_w/w < room_h/h ? (room_w/w < 1 ? room_w/w : 1) : (room_h/h < 1 ? room_h/h : 1))
+# cm: the plot takes no more than that of either, its labels at their size
+# (a plot keeps its shape only where it says so, as a heat map's set size
+# ratio does; a frame is wider and lower than a page).
+fit_w(w) = exists("room_w") && room_w < w ? room_w : w
+fit_h(h) = exists("room_h") && room_h < h ? room_h : h
 terminal(w, h, pt) = sprintf('set terminal cairolatex pdf input colortext size %.4gcm,%.4gcm font ",%d"', \
-    w*fit(w, h), h*fit(w, h), pt)
+    fit_w(w), fit_h(h), pt)
 eval terminal(12, 6.5, 9)
 L(zh, en) = sprintf('\zhen{%s}{%s}', zh, en)
 set output outfile
