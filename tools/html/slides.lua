@@ -10,8 +10,9 @@ with the book's numbers, figures as the files to \input, tables, code chunks
 with their uses, speaker notes), the book's labels and words (the fonts are
 tex/attnfonts.tex's).  The input is empty: this filter builds deck
 NN-topic's frames (a level-2 header each, raw LaTeX in them, the notes in a
-`notes` div) and the metadata the template slides.latex needs.  Warnings go to stderr as
-"slides.lua: ...".  Only Lua API that pandoc 2.17 has and pandoc 3 keeps.
+`notes` div) and the metadata the template slides.latex needs.  Warnings go
+to stderr as "slides.lua: ...".  Only Lua API that pandoc 2.17 has and
+pandoc 3 keeps.
 ]]
 
 -- tools/html/nwname.lua, beside this file: chunk names, shared with the other filter

@@ -63,7 +63,8 @@ def slide_figure(figdir, name, width, height):
     base = '%s-%.1fx%.1f' % ((name,) + room)
     build = os.path.dirname(figdir)
     out = os.path.join(build, 'slides', 'fig', base + '.tex')
-    inputs = (gp, os.path.join(TOP, 'figures', 'common.gp'), os.path.join(build, 'data', name + '.dat'))
+    inputs = (gp, os.path.join(TOP, 'figures', 'common.gp'),
+              os.path.join(build, 'data', name + '.dat'))
     with _FIG_LOCKS_LOCK:               # the zh and en decks may want the same one
         lock = _FIG_LOCKS.setdefault(out, threading.Lock())
     with lock:
