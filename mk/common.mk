@@ -10,7 +10,7 @@ NWBOOK   := tools/nwlang.py tools/nwlocals.py $(wildcard tools/nwbook/*.py)
 NWLANG   := tools/nwlang.py tools/nwbook/__init__.py tools/nwbook/lang.py tools/nwbook/tex.py
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
 # The book's style: what every document set in the book's look reads.
-STYLE    := tex/attnbook.sty tex/xecjkfast.sty tex/attnshared.tex tex/attnfonts.tex
+STYLE    := tex/attnbook.sty tex/xecjkfast.sty tex/attnshared.tex tex/attnfonts.tex tex/attnclass.tex
 EDITIONS := zh en bilingual
 # The bilingual edition first: its XeLaTeX passes are the longest, and make
 # starts a target's prerequisites in this order, so with make -j2 the other

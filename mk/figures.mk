@@ -60,7 +60,21 @@ $(foreach f,$(TIKZ_DATA_FIGURES),$(eval $(call data_rules,$(f)))$(eval \
 # (The PDFs read them; a deck writes its own, slides/fig/NAME-LANG.tex.)
 TIKZ_TEX := $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
 
-figures: $(FIG_TEX) $(TIKZ_TEX)
+# A diagram that cites no number of the book is typeset once, not on every
+# pass of XeLaTeX: its NAME-EDITION.tex includes NAME-EDITION.pdf, which
+# tools/tikzfig.py book makes for all such diagrams of an edition in one run.
+define tikz_book_rules
+$(B)/fig/tikz-$(1).stamp: $(TIKZ_FIGURES:%=$(B)/fig/%-$(1).tex) tools/tikzfig.py $(STYLE) \
+        $(B)/bookmeta.tex
+	$$(call need,xelatex,texlive-xetex)
+	$$(call msg,TIKZ,$(B)/fig/*-$(1).pdf)
+	$(Q)$(PYTHON) tools/tikzfig.py book $(1) $(TIKZ_FIGURES:%=$(B)/fig/%-$(1).tex)
+	$(Q)touch $$@
+endef
+$(foreach e,zh en bilingual,$(eval $(call tikz_book_rules,$(e))))
+TIKZ_PDFS := $(foreach e,zh en bilingual,$(B)/fig/tikz-$(e).stamp)
+
+figures: $(FIG_TEX) $(TIKZ_TEX) $(TIKZ_PDFS)
 
 # \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
 # program (once per distinct command) and sets the section verbatim

@@ -62,7 +62,7 @@ $(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
 # weave (order-only: a check that ran does not make the PDF stale).
 $(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
                  tex/book.tex $(STYLE) tex/book.bib tex/index-zh.ist tex/index-en.ist \
-                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(EXCERPT_TEX) \
+                 tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(B)/fig/tikz-%.stamp $(EXCERPT_TEX) \
                  | $(B)/lang.ok $(B)/terms.ok
 	$(call need,latexmk,latexmk)
 	$(call need,xelatex,texlive-xetex)

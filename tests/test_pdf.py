@@ -193,3 +193,29 @@ def test_chapter_references_are_arabic_numerals_in_english_text():
         text = '\n'.join(pages(e))
         m = re.search(r'(Chapter|Appendix)[ \t\u00a0]+[一二三四五六七八九十]', text)
         assert not m, 'book-%s.pdf: %r (a Chinese numeral in English text)' % (e, m.group())
+
+
+def test_diagrams_typeset_once_speak_their_editions_language():
+    """A diagram that cites no number is typeset once per edition
+    (tools/tikzfig.py book) and included as a PDF: that PDF exists, is not
+    older than the picture it was made from, and speaks the edition's
+    language (Chinese in zh and bilingual, none in en, English words in en
+    and bilingual)."""
+    import subprocess
+    once = []
+    for tex in sorted(glob.glob(os.path.join(B, 'fig', '*-*.tex'))):
+        m = re.match(r'(.*)-(zh|en|bilingual)\.tex$', tex)
+        if not m or '\\includegraphics' not in open(tex, encoding='utf-8').read():
+            continue
+        once.append(tex)
+        base, edition = tex[:-len('.tex')], m.group(2)
+        pdf, pic = base + '.pdf', base + '-pic.tex'
+        assert os.path.exists(pdf), '%s includes %s, which is missing' % (tex, pdf)
+        assert os.path.getmtime(pdf) >= os.path.getmtime(pic) - 1, '%s is older than %s' % (pdf, pic)
+        text = subprocess.run(['pdftotext', pdf, '-'], capture_output=True, text=True,
+                              check=True).stdout
+        assert bool(CJK.search(text)) == (edition != 'en'), '%s: Chinese %s' % (
+            pdf, 'missing' if edition != 'en' else 'in the English edition')
+        if edition != 'zh':
+            assert re.search(r'[A-Za-z]{4}', text), '%s: no English word' % pdf
+    assert len(once) >= 3, 'expected the diagrams without \\figref to be typeset once: %s' % once

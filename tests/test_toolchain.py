@@ -170,7 +170,14 @@ def test_diagram_number_the_data_does_not_have_fails():
 
         rc, err = tikzfig(r'\node {$(\figdata{q})$, $\figdata{max}$};', dat)
         assert rc == 0, err
-        assert r'\node {$(2, 1)$, $2.8284$};' in open(out).read()
+        # a diagram that cites no number is typeset once: OUT includes its
+        # PDF, and the picture is beside it
+        assert r'\includegraphics{fig/fig.pdf}' in open(out).read()
+        assert r'\node {$(2, 1)$, $2.8284$};' in open(out[:-len('.tex')] + '-pic.tex').read()
+        # one that cites a number is the picture itself, LaTeX resolving \ref
+        rc, err = tikzfig(r'\node {\figref{ch:attention}};')
+        assert rc == 0, err
+        assert r'\ref{ch:attention}' in open(out).read() and 'includegraphics' not in open(out).read()
         rc, err = tikzfig(r'\node {$\figdata{maxx}$};', dat)
         assert rc != 0 and "no line 'maxx'" in err, err
         rc, err = tikzfig(r'\node {$\figdata{max}$};')
