@@ -9,14 +9,14 @@
         and NAME-EDITION.tex includes NAME-EDITION.pdf;
     tikzfig.py book EDITION BUILD/fig/NAME-EDITION.tex ...
         those PDFs: the pictures of one edition as the pages of one XeLaTeX
-        document in the book's class (tex/attnclass.tex) and fonts, each
-        page cut to its picture, each cut out by xdvipdfmx;
+        document set as the book is (figdoc below: the book's class,
+        tex/attnclass.tex, and fonts), each page cut to its picture, each
+        cut out by xdvipdfmx;
     tikzfig.py svgs LANG BOOK-LANG.aux OUTDIR FIGURE...
         the HTML edition (LANG zh or en): every figure of the book in one
-        language, as the pages of one standalone document in the book's fonts
-        (build/bookmeta.tex), typeset by XeLaTeX and kept as
-        OUTDIR/figures.pdf, then converted page by page by pdftocairo
-        (poppler-utils) to OUTDIR/NAME.svg.  A FIGURE is a diagram,
+        language, as the pages of one such document, typeset by XeLaTeX and
+        kept as OUTDIR/figures.pdf, then converted page by page by
+        pdftocairo (poppler-utils) to OUTDIR/NAME.svg.  A FIGURE is a diagram,
         figures/NAME.tikz[=NAME.dat], or a plot as gnuplot's cairolatex
         terminal drew it for the PDF editions, BUILD/fig/NAME.tex, whose
         \\zhen labels are set in LANG: the SVG is the book's own figure,
@@ -156,26 +156,36 @@ def book_tex(edition, src, out, dat=None):
           % ((os.path.relpath(src, TOP),) + (MARGIN,) * 4 + (os.path.basename(base),)))
 
 
-# Each picture's page has a margin of MARGIN around it, so that a stroke at
-# the edge of its bounding box (which TikZ reckons without half the line's
-# width) is not cut off; the book trims it away again.
+# The document in which the book's figures are typeset on their own: the
+# book's class for the edition (tex/attnclass.tex), fonts, colours, TikZ and
+# \gnuplotfig, so that a figure is set as the book sets it; a page a figure,
+# cut to it with a margin of MARGIN, so that a stroke at the edge of its
+# bounding box (which TikZ reckons without half the line's width) is not cut
+# off (the book trims the margin away again).  \zhen for a plot's labels.
 MARGIN = '2pt'
-BOOKDOC = r'''\def\bookedition{%s}
+FIGDOC = r'''\def\bookedition{%(edition)s}
 \input{attnclass.tex}
 \usepackage{amsmath,amssymb,bm,graphicx,xcolor,xecjkfast}
 \input{bookmeta.tex}
 \input{attnfonts.tex}
 \input{attnshared.tex}
-\newcommand{\attnpicture}[1]{\setbox0\hbox{\input{#1}\unskip}%%
+\newcommand{\zhen}[2]{#%(zhen)d}
+\newdimen\attnmargin \attnmargin=%(margin)s
+\newcommand{\attnpicture}[1]{\setbox0\hbox{#1\unskip}%%
   \pdfpagewidth=\dimexpr\wd0+2\attnmargin\relax
   \pdfpageheight=\dimexpr\ht0+\dp0+2\attnmargin\relax
   \shipout\hbox{\kern\dimexpr\attnmargin-1in\relax
     \vbox{\kern\dimexpr\attnmargin-1in\relax\box0}}}
-\newdimen\attnmargin \attnmargin=%s
 \begin{document}
-%s
+%(pages)s
 \end{document}
 '''
+
+
+def figdoc(edition, pages):
+    """FIGDOC with one \\attnpicture a page (TeX that sets one figure)."""
+    return FIGDOC % {'edition': edition, 'zhen': 2 if edition == 'en' else 1, 'margin': MARGIN,
+                     'pages': '\n'.join(r'\attnpicture{%s}' % p for p in pages)}
 
 
 def book(edition, texs):
@@ -191,8 +201,7 @@ def book(edition, texs):
     if not pics:
         return
     builddir = os.path.dirname(os.path.dirname(os.path.abspath(pics[0])))
-    doc = BOOKDOC % (edition, MARGIN, '\n'.join(r'\attnpicture{fig/%s-pic.tex}'
-                                                   % os.path.basename(p) for p in pics))
+    doc = figdoc(edition, [r'\input{fig/%s-pic.tex}' % os.path.basename(p) for p in pics])
     with tempfile.TemporaryDirectory() as tmp:
         xelatex(doc, tmp, builddir, ['-no-pdf'], ', '.join(pics))
         for k, p in enumerate(pics, 1):
@@ -245,41 +254,21 @@ def aux_ref(path):
     return ref
 
 
-# The standalone document for the SVG: the book's fonts (tex/attnfonts.tex,
-# build/bookmeta.tex) at the book's size, 10.5 pt (ctexbook's zihao=5), and
-# its \gnuplotfig and TikZ libraries (tex/attnshared.tex).
-STANDALONE = r'''\documentclass[border=3pt,multi=figpage]{standalone}
-\newenvironment{figpage}{}{}
-\usepackage{amsmath,amssymb,graphicx,xcolor,xeCJK}
-\newcommand{\zhen}[2]{#%s}
-\input{bookmeta.tex}
-\input{attnfonts.tex}
-\input{attnshared.tex}
-\begin{document}
-\fontsize{10.5}{12.6}\selectfont
-%s
-\end{document}
-'''
-
-
-def page(src, lang, ref, dat):
-    """One figure as a page of the standalone document: a plot, set by
-    \\gnuplotfig as in the book, or a diagram."""
-    if src.endswith('.tex'):
-        return r'\gnuplotfig{%s}' % os.path.splitext(os.path.basename(src))[0]
-    return picture(src, lang, ref, dat) + r'\unskip'
-
-
 def svgs(lang, auxfile, outdir, figs):
     """figs: (figures/NAME.tikz or BUILD/fig/NAME.tex, NAME.dat or None);
-    one XeLaTeX run."""
+    one XeLaTeX run, each figure set as the book sets it (figdoc)."""
     builddir = os.path.dirname(os.path.abspath(auxfile))
     ref = aux_ref(auxfile)
-    pages = '\n'.join('\\begin{figpage}%%\n%s\\end{figpage}' % page(src, lang, ref, dat)
-                      for src, dat in figs)
-    tex = STANDALONE % ('1' if lang == 'zh' else '2', pages)
     with tempfile.TemporaryDirectory() as tmp:
-        xelatex(tex, tmp, builddir, [], '%s (%s)' % (', '.join(src for src, _ in figs), lang))
+        pages = []
+        for k, (src, dat) in enumerate(figs):
+            if src.endswith('.tex'):        # a plot, drawn for the PDFs
+                pages.append(r'\gnuplotfig{%s}' % os.path.splitext(os.path.basename(src))[0])
+            else:                           # a diagram, in the page's language
+                write(os.path.join(tmp, 'pic%d.tex' % k), picture(src, lang, ref, dat))
+                pages.append(r'\input{pic%d.tex}' % k)
+        xelatex(figdoc(lang, pages), tmp, builddir, [],
+                '%s (%s)' % (', '.join(src for src, _ in figs), lang))
         os.makedirs(outdir, exist_ok=True)
         for k, (src, _) in enumerate(figs, 1):
             subprocess.run(['pdftocairo', '-svg', '-f', str(k), '-l', str(k), 'fig.pdf',
