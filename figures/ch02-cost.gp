@@ -10,7 +10,7 @@ set xrange [13:320]
 set xtics (16, 32, 64, 128, 256)
 set format x '$%g$'
 set format y '$10^{%L}$'
-set key top left
+set key top left Left reverse   # samples first: the names start at the left edge, above the lines
 # the slowest time of each kind is the one at the largest length
 stats datafile using 2 nooutput
 t_dot = STATS_max
