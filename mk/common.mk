@@ -9,8 +9,11 @@ PYTHON   := /usr/bin/python3
 NWBOOK   := tools/nwlang.py tools/nwlocals.py $(wildcard tools/nwbook/*.py)
 NWLANG   := tools/nwlang.py tools/nwbook/__init__.py tools/nwbook/lang.py tools/nwbook/tex.py
 CHAPTERS := $(sort $(wildcard chapters/*.nw))
-# The book's style: what every document set in the book's look reads.
-STYLE    := tex/attnbook.sty tex/xecjkfast.sty tex/attnshared.tex tex/attnfonts.tex tex/attnclass.tex
+# The book's style: what every document set in the book's look reads;
+# FIGSTYLE, the part that the figures typeset on their own read
+# (tools/tikzfig.py's figdoc), without the book's page and machinery.
+FIGSTYLE := tex/attnclass.tex tex/xecjkfast.sty tex/attnshared.tex tex/attnfonts.tex
+STYLE    := tex/attnbook.sty $(FIGSTYLE)
 EDITIONS := zh en bilingual
 # The bilingual edition first: its XeLaTeX passes are the longest, and make
 # starts a target's prerequisites in this order, so with make -j2 the other

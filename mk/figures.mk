@@ -64,7 +64,7 @@ TIKZ_TEX := $(foreach e,zh en bilingual,$(TIKZ_FIGURES:%=$(B)/fig/%-$(e).tex))
 # pass of XeLaTeX: its NAME-EDITION.tex includes NAME-EDITION.pdf, which
 # tools/tikzfig.py book makes for all such diagrams of an edition in one run.
 define tikz_book_rules
-$(B)/fig/tikz-$(1).stamp: $(TIKZ_FIGURES:%=$(B)/fig/%-$(1).tex) tools/tikzfig.py $(STYLE) \
+$(B)/fig/tikz-$(1).stamp: $(TIKZ_FIGURES:%=$(B)/fig/%-$(1).tex) tools/tikzfig.py $(FIGSTYLE) \
         $(B)/bookmeta.tex
 	$$(call need,xelatex,texlive-xetex)
 	$$(call msg,TIKZ,$(B)/fig/*-$(1).pdf)

@@ -27,7 +27,7 @@ HTML_FIGS := $(SVG_FIGS) $(TIKZ_FIGURES)
 define svg_rules
 $(HTML_FIGS:%=$(B)/html-svg/$(1)/%.svg) $(B)/html-svg/$(1)/figures.pdf &: \
         $(SVG_FIGS:%=$(B)/fig/%.tex) $(TIKZ_FIGURES:%=figures/%.tikz) tools/tikzfig.py $(NWBOOK) \
-        tex/attnshared.tex tex/attnfonts.tex tex/attnclass.tex tex/xecjkfast.sty \
+        $(FIGSTYLE) \
         tools/chunknames.py chapters/chunk-names.zh $(B)/bookmeta.tex $(B)/book-$(1).pdf \
         $(TIKZ_DATA_FIGURES:%=$(B)/data/%.dat)
 	$$(call need,xelatex,texlive-xetex)
