@@ -236,18 +236,22 @@ class Exercise:
         self.mutants = meta.get('mutants', [])
 
 
-def find_exercises(root):
-    return [Exercise(root, d, meta) for d, meta in exercise.exercises(root, everything=True)]
+def find_exercises(root, ids=None):
+    """The exercises of ROOT (those named in IDS only: each loads and checks
+    its checks.c, so a grading of one exercise reads only that one)."""
+    return [Exercise(root, d, exercise.load(d)) for d in exercise.directories(root)
+            if ids is None or os.path.basename(d) in ids]
 
 
-def select_exercises(exercises, spec):
+def select_exercises(root, spec):
     """The exercises SPEC names (all by default), less those whose chapter's
     code is missing from code/: a note says so on stderr."""
-    ids, unknown = exercise.matching([e.id for e in exercises], spec)
-    chosen = [e for e in exercises if e.id in ids]
+    every = [os.path.basename(d) for d in exercise.directories(root)]
+    ids, unknown = exercise.matching(every, spec)
     if unknown:
         raise SystemExit('grade: no exercise matches %s; the exercises are:\n  %s'
-                         % (', '.join(unknown), '\n  '.join(e.id for e in exercises)))
+                         % (', '.join(unknown), '\n  '.join(every)))
+    chosen = find_exercises(root, set(ids))
     for e in chosen:
         if e.missing:
             print('grade: %s left out: it needs code/%s, not in this tree'
@@ -1575,7 +1579,7 @@ def prepare_only(args):
     (an image build may have none)."""
     root = os.path.abspath(args.root)
     build = os.path.abspath(args.build or os.path.join(root, 'build', 'grade'))
-    exercises = select_exercises(find_exercises(root), args.ex)
+    exercises = select_exercises(root, args.ex)
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         tc = Toolchain(root, build, pool)
         for f in [pool.submit(lambda ex: (tc.checks_objects(ex), tc.expected(ex, ex.limits)), ex)
@@ -1629,7 +1633,7 @@ def main(argv=None):
     status = 1
     scratch = None
     try:
-        exercises = select_exercises(find_exercises(root), args.ex)
+        exercises = select_exercises(root, args.ex)
         pairs = args.check and all('/' in x for x in args.check.split(','))
         if args.check and len(exercises) != 1 and not pairs:
             raise SystemExit('grade: --check needs exactly one exercise (--ex ID), '
