@@ -404,8 +404,8 @@ def test_search_copy_and_colours_in_chromium():
       return out;
     })()"""
     chunks = r"""(async () => {
-      for (let k = 0; k < 100 && !window.ATTN_CHUNKS; k++)
-        await new Promise(r => setTimeout(r, 50));
+      if (window.ATTN_CHUNKS) return 'chunks.js loaded before a reader reached for a button';
+      await new Promise(r => attnbook.withChunks(r));
       const b = Array.from(document.querySelectorAll('button.copy')).filter(b => !b.hidden);
       return [b.length, Object.keys(ATTN_CHUNKS.names)];
     })()"""
@@ -423,7 +423,11 @@ def test_search_copy_and_colours_in_chromium():
                     lang, query, want, hrefs[:5]))
         # copy: the button on a chunk that uses others, and whole files
         page.navigate('file://' + os.path.join(HTML, 'en', '02-attention.html'))
-        n, names = page.evaluate(chunks, await_=True)
+        got = page.evaluate(chunks, await_=True)
+        if isinstance(got, str):
+            problems.append(got)
+            got = (0, [])
+        n, names = got
         if n < 20:
             problems.append('only %d copy buttons on chapter 2' % n)
         chapters = sorted(glob.glob(os.path.join(TOP, 'chapters', '*.nw')))

@@ -8,10 +8,20 @@
   var ui = window.ATTN_UI || {};
   var attn = window.attnbook = {};
 
+  /* Load the script SRC once, then call DONE (at once if it is loaded). */
+  var scripts = {};
   function load(src, done) {
+    var st = scripts[src];
+    if (st === true) { done(); return; }
+    if (st) { st.push(done); return; }
+    scripts[src] = [done];
     var s = document.createElement('script');
     s.src = src;
-    s.onload = done;
+    s.onload = function () {
+      var waiting = scripts[src];
+      scripts[src] = true;
+      waiting.forEach(function (f) { f(); });
+    };
     document.head.appendChild(s);
   }
 
@@ -129,15 +139,20 @@
       fallback();
     }
   }
-  var buttons = document.querySelectorAll('button.copy');
-  if (buttons.length) {
-    load('chunks.js', function () {
-      buttons.forEach(function (b) {
-        b.hidden = false;
-        b.addEventListener('click', function () { copyText(attn.expand(b.dataset.chunk), b); });
-      });
+  /* The book's code (chunks.js, half a megabyte) loads when a reader first
+     reaches for a copy button (points at it, touches it, tabs to it), not
+     with every page. */
+  attn.withChunks = function (then) { load('chunks.js', then); };
+  function preload() { attn.withChunks(function () {}); }
+  document.querySelectorAll('button.copy').forEach(function (b) {
+    b.hidden = false;
+    ['pointerenter', 'touchstart', 'focus'].forEach(function (ev) {
+      b.addEventListener(ev, preload, {once: true, passive: true});
     });
-  }
+    b.addEventListener('click', function () {
+      attn.withChunks(function () { copyText(attn.expand(b.dataset.chunk), b); });
+    });
+  });
 
   /* Search: a prebuilt index (search-index.js), loaded on first use.  Terms
      are English words and Chinese character pairs, as book2html.py made them. */
@@ -208,7 +223,7 @@
       });
     };
     var ready = function (then) {
-      if (window.ATTN_SEARCH) then(); else load('search-index.js', then);
+      load('search-index.js', then);
     };
     q.addEventListener('focus', function () { ready(function () {}); });
     q.addEventListener('input', function () { ready(show); });
