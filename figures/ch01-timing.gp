@@ -23,10 +23,13 @@ n_slower = STATS_min
 stats datafile using ($3 <= $4 ? $1 : 0) nooutput
 n_faster = STATS_max
 slope(s) = sprintf('%.2f', s)
+max(a, b) = a > b ? a : b
+min(a, b) = a < b ? a : b
 
 # cairolatex leaves the text to LaTeX, so gnuplot cannot know how wide a label
 # is (it counts both languages of \zhen): keys and labels are therefore placed
-# by their left or right edge, and the n = d lines stop below the keys.
+# by their left or right edge, and the n = d lines (the caption names them)
+# stop below the keys.
 set multiplot layout 1,2 title timing_note
 set logscale xy 2
 set format x '%g'
@@ -34,10 +37,17 @@ set xlabel L('序列长度 $n$', 'sequence length $n$')
 
 set logscale y 10
 set format y '$10^{%T}$'
+# a decade above the slowest call, so that the lines pass under the key
+stats datafile using 3 nooutput
+t_lo = STATS_min; t_hi = STATS_max
+stats datafile using 4 nooutput
+t_lo = min(t_lo, STATS_min); t_hi = max(t_hi, STATS_max)
+stats datafile using 5 nooutput
+t_lo = min(t_lo, STATS_min); t_hi = max(t_hi, STATS_max)
+set yrange [10**floor(log10(t_lo)) : 10**(ceil(log10(t_hi)) + 1)]
 set ylabel L('每次调用的时间（秒）', 'seconds per call')
 set key at graph 0.03, graph 0.98 left top Left reverse spacing 1.1 samplen 2
 set arrow 1 from d, graph 0 to d, graph 0.72 nohead dt 2 lc rgb '#888888'
-set label 1 '$n = d$' at d, graph 0.76 center
 plot datafile using 1:3 with linespoints ls 1 pt 7 ps 0.5 \
        title L('自注意力，斜率', 'self-attention, slope').' '.slope(s_attn), \
      '' using 1:4 with linespoints ls 2 pt 5 ps 0.5 \
@@ -47,11 +57,10 @@ plot datafile using 1:3 with linespoints ls 1 pt 7 ps 0.5 \
 
 set logscale y 2
 set format y '%g'
+set yrange [*:*]        # (stats skips points outside the left panel's range)
 # the key's four lines span the panel's top third and most of its width:
 # the range reaches far enough above the largest ratio that every line
 # passes under them (in octaves: the data fill the lower 60%)
-max(a, b) = a > b ? a : b
-min(a, b) = a < b ? a : b
 stats datafile using ($3/$4) nooutput
 r_lo = STATS_min; r_hi = STATS_max
 stats datafile using ($3/$5) nooutput
@@ -64,12 +73,11 @@ o_lo = floor(log(r_lo) / log(2))
 set yrange [2**o_lo : 2**ceil(o_lo + (log(r_hi) / log(2) - o_lo) / 0.6)]
 set ylabel L('自注意力与另一层之比', 'self-attention / other layer')
 set arrow 1 from d, graph 0 to d, graph 0.6 nohead dt 2 lc rgb '#888888'
-set label 1 '$n = d$' at d, graph 0.64 center
 set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead lc rgb '#888888'
 if (n_slower < 1e9) {
-    set label 2 sprintf(L('实测交点：$%d < n \le %d$', 'measured crossover: $%d < n \le %d$'), \
-                        int(n_faster), int(n_slower), int(n_faster), int(n_slower)) \
-        at graph 0.97, graph 0.06 right
+    set label 2 L('实测交点：', 'measured crossover:')."\n". \
+        sprintf('$%d < n \le %d$', int(n_faster), int(n_slower)) \
+        at graph 0.97, graph 0.14 right
 }
 plot datafile using 1:($3/$4) with linespoints ls 2 pt 5 ps 0.5 \
        title L('对循环层：时间', 'vs.\ recurrent: time'), \

@@ -108,7 +108,8 @@ local function slide_caption(c)
   local sentences = {}
   if D.lang == 'zh' then
     for _, p in ipairs({'，', ''}) do
-      c = c:gsub(p .. '由%s*\\texttt{[^{}]*}%s*在构建本书时测得', '')
+      c = c:gsub(p .. '%s*由%s*\\texttt{[^{}]*}%s*在构建本书时测得', '')
+      c = c:gsub(p .. '%s*由%s*\\texttt{[^{}]*}%s*测得', '')
     end
     for s in (c .. '。'):gmatch('(.-。)') do
       if s ~= '。' then sentences[#sentences + 1] = s end
