@@ -15,8 +15,8 @@ import pagefill  # noqa: E402
 
 def measured(pdf):
     """pagefill's measure of PDF, kept in build/test-cache/ beside a key of
-    the PDF's size and time (rendering three editions costs ~10 CPU-s), so
-    a make test on an unchanged book renders nothing."""
+    the PDF's size and time (reading three editions' words costs ~13 CPU-s),
+    so a make test on an unchanged book reads nothing."""
     import json
     st = os.stat(pdf)
     cache = os.path.join(B, 'test-cache')
@@ -37,8 +37,8 @@ def measured(pdf):
 
 
 def test_no_body_page_is_40_percent_empty():
-    if not shutil.which('pdftoppm'):
-        raise Skip('pdftoppm is not installed (Debian package poppler-utils)')
+    if not shutil.which('pdftotext'):
+        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
     problems = []
     for e in EDITIONS:
         pdf = os.path.join(B, 'book-%s.pdf' % e)
@@ -56,8 +56,8 @@ def test_the_measure_sees_an_empty_page():
     """pagefill finds the one empty page of a small book built here with
     XeLaTeX: a chapter whose first page holds three lines, then full pages;
     the last page of each chapter may be short."""
-    if not shutil.which('xelatex') or not shutil.which('pdftoppm'):
-        raise Skip('xelatex or pdftoppm missing')
+    if not shutil.which('xelatex') or not shutil.which('pdftotext'):
+        raise Skip('xelatex or pdftotext missing')
     import subprocess
     import tempfile
     filler = '\n\n'.join([' '.join(['word'] * 14)] * 150)

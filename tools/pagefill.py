@@ -1,118 +1,109 @@
 #!/usr/bin/env python3
-"""How full each page of a PDF is, measured on the rendered page.
+"""How full each page of a PDF is, measured from where its text stands.
 
     tools/pagefill.py [--empty 0.4] [--list] PDF...
 
-Each page is rendered in grey at a low resolution (pdftoppm); a row of pixels
-with ink on it is content.  The running head (the first band of ink near the
-top) and the folio (the last band near the bottom) are set aside; what is
-left is the page's body.  The body's usable height is taken from the pages
-themselves: from the highest body top to the lowest body bottom that at least
-a tenth of the pages reach.  A page is EMPTY (>= --empty of that height left
-blank at the bottom) unless it is the last page of a chapter (the page before
-one that opens a chapter, an appendix, the references or an index), a page of the front matter
-(before Chapter 1 opens: title, contents, preface), or a page with no body at all (a blank left page
-before a chapter that opens on the right).
+pdftotext -bbox (poppler-utils) gives every word's box on its page.  The
+running head (a thin row of words near the top that begins or ends with the
+page's number) and, on a page without one, the folio (the page's number
+alone on the last row) are set aside; from the highest word left to the
+lowest is the page's body.  Text is enough: every
+figure and table of the book has a caption, a figure's below it, and its
+labels are text too, so a page's lowest word is where its content ends.
+The body's usable height is taken from the pages themselves: from the
+highest body top to the lowest body bottom that at least a tenth of the
+pages reach.  A page is EMPTY (>= --empty of that height left blank at the
+bottom) unless it is the last page of a chapter (the page before one that
+opens a chapter, an appendix, the references or an index: a page with no
+running head), a page of the front matter (before Chapter 1 opens: title,
+contents, preface), or a page with no text at all (a blank left page before
+a chapter that opens on the right).
 
 Prints one line per PDF:  PDF  pages  empty  blank  (and with --list, the
 empty pages with how much of each is blank); exits 1 if any page is empty,
-2 if a PDF is missing.  Pictures count as ink, so a
-figure fills its page as text does.  Python standard library and
-poppler-utils only.
+2 if a PDF is missing.  Python standard library and poppler-utils only.
 """
 import argparse
+import html
 import os
 import re
 import subprocess
 import sys
-import tempfile
 
-DPI = 20
-INK = 160           # a grey value below this is ink
-
-
-def read_pgm(path):
-    with open(path, 'rb') as f:
-        data = f.read()
-    # P5 <w> <h> <max>\n<bytes>, with comments allowed after any field
-    fields, i = [], 0
-    while len(fields) < 4:
-        while data[i:i + 1].isspace():
-            i += 1
-        if data[i:i + 1] == b'#':
-            i = data.index(b'\n', i) + 1
-            continue
-        j = i
-        while not data[j:j + 1].isspace():
-            j += 1
-        fields.append(data[i:j])
-        i = j
-    assert fields[0] == b'P5', path
-    w, h = int(fields[1]), int(fields[2])
-    pix = data[i + 1:]
-    return w, h, pix
+PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                  r'([^<]*)</word>')
+CHAPTER_ONE = re.compile(r'^(第\s*1\s*章|Chapter\s+1)\b')
+NUMBER = re.compile(r'^(\d+|[ivxlc]+)$')
 
 
-def ink_bands(path):
-    """[(first row, last row)] of the runs of rows with ink, and the height."""
-    w, h, pix = read_pgm(path)
-    rows = [min(pix[r * w:(r + 1) * w]) < INK for r in range(h)]
-    bands, start = [], None
-    for r, ink in enumerate(rows + [False]):
-        if ink and start is None:
-            start = r
-        elif not ink and start is not None:
-            bands.append((start, r - 1))
-            start = None
-    return bands, h
+def rows(words):
+    """The words (y0, y1, x0, text), sorted, grouped into rows: a word joins
+    the row above it when their heights overlap by a third of the smaller
+    (a radical sign's box rises above its line's; two lines never overlap
+    that much)."""
+    out = []
+    for w in sorted(words):
+        if out:
+            y0, y1 = out[-1][0][0], max(v[1] for v in out[-1])
+            if min(w[1], y1) - w[0] >= min(w[1] - w[0], y1 - y0) / 3:
+                out[-1].append(w)
+                continue
+        out.append([w])
+    return out
 
 
-def page_texts(pdf):
-    out = subprocess.run(['pdftotext', '-enc', 'UTF-8', '-layout', pdf, '-'],
+def pages(pdf):
+    """[(height, [row of words])] of each page of PDF."""
+    out = subprocess.run(['pdftotext', '-enc', 'UTF-8', '-bbox', pdf, '-'],
                          capture_output=True, text=True, check=True).stdout
-    return out.split('\f')
+    result = []
+    for w, h, body in PAGE.findall(out):
+        words = [(float(y0), float(y1), float(x0), html.unescape(t))
+                 for x0, y0, x1, y1, t in WORD.findall(body)]
+        result.append((float(h), rows(words)))
+    return result
 
 
-CHAPTER_ONE = re.compile(r'^\s*(第\s*1\s*章|Chapter\s+1)\b', re.M)
-FOLIO = re.compile(r'\s{2,}(\d+|[ivxlc]+)\s*$')
-
-
-def starts_chapter(text):
-    """The opening page of a chapter, an appendix, the references or an
-    index: every other page's first line is a running head, which ends with
-    the page's number; an opening page has no running head."""
-    lines = [l for l in text.splitlines() if len(l.strip()) > 2]   # not a lone radical sign
-    return bool(lines) and not FOLIO.search(lines[0])
+def has_head(rs, h):
+    """A running head: a thin first row near the top whose first or last
+    word is the page's number (an opening page has none)."""
+    if not rs:
+        return False
+    top = rs[0]
+    thin = top[0][0] < 0.12 * h and max(w[1] for w in top) - top[0][0] <= 0.03 * h
+    ends = sorted(top, key=lambda w: w[2])
+    return thin and bool(NUMBER.match(ends[0][3]) or NUMBER.match(ends[-1][3]))
 
 
 def measure(pdf):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(['pdftoppm', '-gray', '-r', str(DPI), pdf, os.path.join(tmp, 'p')],
-                       check=True)
-        files = sorted(os.listdir(tmp), key=lambda f: int(re.findall(r'\d+', f)[-1]))
-        pages = [ink_bands(os.path.join(tmp, f)) for f in files]
-    texts = page_texts(pdf)
-    body = []
-    for bands, h in pages:
-        b = list(bands)
-        # the running head and the folio: a thin band near the top or bottom
-        if b and b[0][0] < 0.12 * h and b[0][1] - b[0][0] <= 0.03 * h:
-            b = b[1:]
-        if b and b[-1][0] > 0.88 * h and b[-1][1] - b[-1][0] <= 0.03 * h:
+    """[(page number, kind, fraction of the body height left blank)], kind
+    'body', 'end' (may be short) or 'blank'."""
+    ps = pages(pdf)
+    body, heads, texts = [], [], []
+    for h, rs in ps:
+        head = has_head(rs, h)
+        b = rs[1:] if head else rs
+        # the folio of a page without a running head: its number alone on
+        # the last row, in the lower quarter
+        if not head and b and len(b[-1]) == 1 and NUMBER.match(b[-1][0][3]) \
+                and b[-1][0][0] > 0.75 * h:
             b = b[:-1]
-        body.append((b[0][0], b[-1][1]) if b else None)
+        body.append((min(w[0] for w in b[0]), max(w[1] for w in b[-1])) if b else None)
+        heads.append(head)
+        # the first row: an opening page's number and name ("Chapter 1")
+        texts.append(' '.join(w[3] for w in sorted(rs[0], key=lambda w: w[2])) if rs else '')
     tops = sorted(t for t, _ in filter(None, body))
     bottoms = sorted((bt for _, bt in filter(None, body)), reverse=True)
     top = tops[0]
     bottom = bottoms[max(0, len(bottoms) // 10 - 1)]
-    first_chapter = next((i for i, t in enumerate(texts)
-                          if starts_chapter(t) and CHAPTER_ONE.search(t)), 0)
+    opens = [bool(ps[i][1]) and not heads[i] for i in range(len(ps))]
+    first_chapter = next((i for i, t in enumerate(texts) if opens[i] and CHAPTER_ONE.search(t)), 0)
     result = []
     for i, span in enumerate(body):
-        nxt = texts[i + 1] if i + 1 < len(texts) else ''
         if span is None:
             kind = 'blank'
-        elif i < first_chapter or i + 1 >= len(body) or starts_chapter(nxt):
+        elif i < first_chapter or i + 1 >= len(body) or opens[i + 1]:
             kind = 'end'
         else:
             kind = 'body'
