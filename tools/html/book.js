@@ -22,6 +22,7 @@
       scripts[src] = true;
       waiting.forEach(function (f) { f(); });
     };
+    s.onerror = function () { delete scripts[src]; };   /* the next call tries again */
     document.head.appendChild(s);
   }
 
