@@ -160,9 +160,11 @@ def test_code_shows_the_chunks_text_coloured_as_c():
 def test_every_page_in_chromium():
     """Every page of both editions in headless Chromium, on a 390 px phone
     screen: no console error, no failed load, every internal link and anchor
-    resolves, every image loads, every formula is rendered MathML (no raw TeX,
-    no <merror>, not empty), no link leaves the machine, and nothing makes the
-    page wider than the screen (wide things scroll in their own box).
+    resolves, every image loads (a figure with its width and height given, so
+    that its place is kept while it loads), every formula is rendered MathML
+    (no raw TeX, no <merror>, not empty), no link leaves the machine, and
+    nothing makes the page wider than the screen (wide things scroll in their
+    own box).
     Screenshots of one chapter page per language, at 1280 and 390 px, go to
     build/html-screenshot-{zh,en}-{1280,390}.png."""
     built()
@@ -180,6 +182,13 @@ def test_every_page_in_chromium():
         const a = i.closest('a.figlink');
         if (!a || a.getAttribute('href') !== i.getAttribute('src'))
           r.problems.push('figure ' + i.getAttribute('src') + ' is not a link to itself');
+        // its place is kept before it loads: width and height, as the image's own
+        const w = +i.getAttribute('width'), h = +i.getAttribute('height');
+        if (!(w > 0 && h > 0) ||
+            Math.abs(w / h - i.naturalWidth / i.naturalHeight) > 0.02 * w / h ||
+            Math.abs(w - i.naturalWidth) > 1)
+          r.problems.push('figure ' + i.getAttribute('src') + ': width="' + w + '" height="' + h +
+                          '", but the image is ' + i.naturalWidth + ' x ' + i.naturalHeight);
       });
       document.querySelectorAll('img').forEach(i =>
         r.images.push([i.getAttribute('src'), i.complete && i.naturalWidth > 0,

@@ -271,8 +271,10 @@ end
 -- A figure is a link to its SVG: on a phone, where the page shrinks it, a tap
 -- opens it alone to zoom (and book.css keeps it wide enough to read, scrolling).
 local function img_html(name)
+  local size = D.figsizes[name]
+  size = size and (' width="' .. size[1] .. '" height="' .. size[2] .. '"') or ''
   return '<a class="figlink" href="fig/' .. name .. '.svg"><img class="plot" src="fig/' ..
-         name .. '.svg" alt="ZZALTZZ"></a>'
+         name .. '.svg"' .. size .. ' alt="ZZALTZZ"></a>'
 end
 
 local inlines, blocks

@@ -193,7 +193,21 @@ def chunk_table(book, c):
             'uses': uses or None, 'root': c.root, 'defs': defs or None}
 
 
-def edition_data(top, dest, book):
+def svg_sizes(svgdir):
+    """{figure: [width, height]} in CSS pixels, from each SVG's own size in
+    points (pdftocairo writes width="W pt"): the page reserves a figure's
+    place before it loads, so nothing below it moves, nor a link's target."""
+    sizes = {}
+    for f in sorted(os.listdir(svgdir)) if os.path.isdir(svgdir) else ():
+        if f.endswith('.svg'):
+            with open(os.path.join(svgdir, f), encoding='utf-8') as fh:
+                m = re.search(r'<svg[^>]* width="([\d.]+)pt" height="([\d.]+)pt"', fh.read(1000))
+            if m:
+                sizes[f[:-4]] = [round(float(m.group(1)) * 4 / 3), round(float(m.group(2)) * 4 / 3)]
+    return sizes
+
+
+def edition_data(top, dest, book, svgdir):
     """book.lua's data: everything the markers in the LaTeX stand for."""
     lang, src = book.lang, book.src
     # the numbers of the PDF's bibliography in the same language (biber's)
@@ -219,6 +233,7 @@ def edition_data(top, dest, book):
         'references': bibliography_html(book, entries) if book.citations else None,
         'glossary': book.labels.get('app:glossary', (None, None))[1],
         'chapters': chapters,
+        'figsizes': svg_sizes(os.path.join(svgdir, lang)),
         'labels': {k: v[:2] for k, v in book.labels.items()},
         'citations': book.citations,
         'raw_tokens': book.raw_tokens,
@@ -239,7 +254,7 @@ def build_edition(top, outdir, figdir, svgdir, src, lang):
     tex = pandoc_input(book)
     data = os.path.join(outdir, 'book-%s.lua' % lang)
     with open(data, 'w', encoding='utf-8') as f:
-        f.write('return %s\n' % lua(edition_data(top, dest, book)))
+        f.write('return %s\n' % lua(edition_data(top, dest, book, svgdir)))
     p = subprocess.run([PANDOC, '-f', 'latex+raw_tex', '-t', 'html5', '-o', os.devnull,
                         '--lua-filter', os.path.join(HERE, 'book.lua'), '-M', 'bookdata=' + data],
                        input=tex.encode('utf-8'), capture_output=True)
