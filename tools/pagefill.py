@@ -58,7 +58,7 @@ def pages(pdf):
     out = subprocess.run(['pdftotext', '-enc', 'UTF-8', '-bbox', pdf, '-'],
                          capture_output=True, text=True, check=True).stdout
     result = []
-    for w, h, body in PAGE.findall(out):
+    for _, h, body in PAGE.findall(out):
         words = [(float(y0), float(y1), float(x0), html.unescape(t))
                  for x0, y0, x1, y1, t in WORD.findall(body)]
         result.append((float(h), rows(words)))
@@ -80,7 +80,7 @@ def measure(pdf):
     """[(page number, kind, fraction of the body height left blank)], kind
     'body', 'end' (may be short) or 'blank'."""
     ps = pages(pdf)
-    body, heads, texts = [], [], []
+    body, opens, texts = [], [], []
     for h, rs in ps:
         head = has_head(rs, h)
         b = rs[1:] if head else rs
@@ -90,14 +90,13 @@ def measure(pdf):
                 and b[-1][0][0] > 0.75 * h:
             b = b[:-1]
         body.append((min(w[0] for w in b[0]), max(w[1] for w in b[-1])) if b else None)
-        heads.append(head)
+        opens.append(bool(rs) and not head)
         # the first row: an opening page's number and name ("Chapter 1")
         texts.append(' '.join(w[3] for w in sorted(rs[0], key=lambda w: w[2])) if rs else '')
     tops = sorted(t for t, _ in filter(None, body))
     bottoms = sorted((bt for _, bt in filter(None, body)), reverse=True)
     top = tops[0]
     bottom = bottoms[max(0, len(bottoms) // 10 - 1)]
-    opens = [bool(ps[i][1]) and not heads[i] for i in range(len(ps))]
     first_chapter = next((i for i, t in enumerate(texts) if opens[i] and CHAPTER_ONE.search(t)), 0)
     result = []
     for i, span in enumerate(body):
