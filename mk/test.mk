@@ -17,6 +17,12 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libattn.a
 # make test-all also runs what make test reports as skipped "part of the full
 # sweep" (the second and later mutants of each exercise).
 PYTEST_ARGS ?=
+# What the tests need (the sanitizer builds, the unit tests, the HTML, the
+# decks, the fuzz replayers, the grader's cache) is built on every core, as
+# build.sh builds the book: make -jN test still chooses N.
+ifneq ($(filter test test-all,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(shell nproc)
+endif
 test: all debug $(UNIT_TESTS) check-tangle check-clang
 	$(call msg,PREPARE,$(B)/test-grader/cache)
 	$(Q)$(PYTHON) tools/grade.py --build $(B)/test-grader --prepare --jobs 2 >/dev/null
