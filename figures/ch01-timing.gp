@@ -9,7 +9,8 @@ set output outfile
 
 stats datafile using 2 nooutput
 d = STATS_min
-# log-log slopes fitted to the points with n >= d
+# log-log slopes fitted to the points with n >= d: the key shows each as the
+# power of n the time grows with
 stats datafile using ($1 >= d ? log($1) : 1/0):(log($3)) nooutput
 s_attn = STATS_slope
 stats datafile using ($1 >= d ? log($1) : 1/0):(log($4)) nooutput
@@ -22,7 +23,7 @@ stats datafile using ($3 > $4 ? $1 : 1e9) nooutput
 n_slower = STATS_min
 stats datafile using ($3 <= $4 ? $1 : 0) nooutput
 n_faster = STATS_max
-slope(s) = sprintf('%.2f', s)
+power(s) = sprintf(' $\propto n^{%.2f}$', s)
 max(a, b) = a > b ? a : b
 min(a, b) = a < b ? a : b
 
@@ -49,11 +50,11 @@ set ylabel L('每次调用的时间（秒）', 'seconds per call')
 set key at graph 0.03, graph 0.98 left top Left reverse spacing 1.1 samplen 2
 set arrow 1 from d, graph 0 to d, graph 0.72 nohead dt 2 lc rgb '#888888'
 plot datafile using 1:3 with linespoints ls 1 pt 7 ps 0.5 \
-       title L('自注意力，斜率', 'self-attention, slope').' '.slope(s_attn), \
+       title L('自注意力', 'self-attention').power(s_attn), \
      '' using 1:4 with linespoints ls 2 pt 5 ps 0.5 \
-       title L('循环层，斜率', 'recurrent, slope').' '.slope(s_rnn), \
+       title L('循环层', 'recurrent').power(s_rnn), \
      '' using 1:5 with linespoints ls 3 pt 9 ps 0.6 \
-       title L('卷积 $k=3$，斜率', 'convolution $k=3$, slope').' '.slope(s_conv)
+       title L('卷积', 'convolution').power(s_conv)
 
 set logscale y 2
 set format y '%g'
@@ -71,11 +72,13 @@ stats datafile using ($6/$8) nooutput
 r_lo = min(r_lo, STATS_min); r_hi = max(r_hi, STATS_max)
 o_lo = floor(log(r_lo) / log(2))
 set yrange [2**o_lo : 2**ceil(o_lo + (log(r_hi) / log(2) - o_lo) / 0.6)]
-set ylabel L('自注意力与另一层之比', 'self-attention / other layer')
+# (a little low: in the bilingual edition it is as long as the panel is high,
+# and its top would touch the title)
+set ylabel L('自注意力÷另一层', 'self-attention ÷ other') offset 0, -0.6
 set arrow 1 from d, graph 0 to d, graph 0.6 nohead dt 2 lc rgb '#888888'
 set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead lc rgb '#888888'
 if (n_slower < 1e9) {
-    set label 2 L('实测交点：', 'measured crossover:')."\n". \
+    set label 2 L('交点：', 'crossover:')."\n". \
         sprintf('$%d < n \le %d$', int(n_faster), int(n_slower)) \
         at graph 0.97, graph 0.14 right
 }
