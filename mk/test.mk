@@ -18,8 +18,8 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libattn.a
 # sweep" (the second and later mutants of each exercise).
 PYTEST_ARGS ?=
 # What the tests need (the sanitizer builds, the unit tests, the HTML, the
-# decks, the fuzz replayers, the grader's cache) is built on every core, as
-# build.sh builds the book: make -jN test still chooses N.
+# decks, the fuzz replayers) is built on every core, as build.sh builds the
+# book: make -jN test still chooses N.
 ifneq ($(filter test test-all,$(MAKECMDGOALS)),)
 MAKEFLAGS += -j$(shell nproc)
 endif
