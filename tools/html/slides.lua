@@ -108,7 +108,6 @@ local function slide_caption(c)
   local sentences = {}
   if D.lang == 'zh' then
     for _, p in ipairs({'，', ''}) do
-      c = c:gsub(p .. '%s*由%s*\\texttt{[^{}]*}%s*在构建本书时测得', '')
       c = c:gsub(p .. '%s*由%s*\\texttt{[^{}]*}%s*测得', '')
     end
     for s in (c .. '。'):gmatch('(.-。)') do
@@ -117,9 +116,7 @@ local function slide_caption(c)
     local last = sentences[#sentences]     -- the end added above is not the caption's
     if last and c:sub(-#'。') ~= '。' then sentences[#sentences] = last:sub(1, -#'。' - 1) end
   else
-    for _, p in ipairs({', measured by \\texttt{[^{}]*} while the book was built',
-                        ' measured by \\texttt{[^{}]*} while the book was built',
-                        ', measured by \\texttt{[^{}]*}', ' measured by \\texttt{[^{}]*}'}) do
+    for _, p in ipairs({', measured by \\texttt{[^{}]*}', ' measured by \\texttt{[^{}]*}'}) do
       c = c:gsub(p, '')
     end
     local i = 1
