@@ -162,7 +162,7 @@ static const char *const record_lines[][2] = {
     { "greedy right, beam wrong: %s of %s sentences", "贪心解码对，束搜索错：%s 句（共 %s 句）" },
     { "both wrong, different: %s of %s sentences", "两者都错，译文不同：%s 句（共 %s 句）" },
     { "## time", "## 时间" },
-    { "%s s wall, load %s at the end", "墙钟时间 %s 秒，结束时负载 %s" },
+    { "%s s wall, load %s at the end", "墙上时间 %s 秒，结束时负载 %s" },
     { "## kv-bench: %s held-out numbers in both directions, d_model %s, N = %s",
       "## kv-bench：%s 个留出的数，两个方向，d_model %s，N = %s" },
     { "greedy: recomputed %s ms, cached %s ms a sentence (%s); identical %s, "

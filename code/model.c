@@ -46,8 +46,11 @@ const char *model_config_check(const TransformerConfig *c)
     if (c->scale_scores != 0 && c->scale_scores != 1) return "scale_scores must be 0 or 1";
     if (!(c->dropout >= 0.0 && c->dropout < 1.0)) return "dropout must be in [0, 1)";
     if (!(c->smoothing >= 0.0 && c->smoothing < 1.0)) return "smoothing must be in [0, 1)";
-    if ((double)c->vocab * c->d_model + 12.0 * c->layers * c->d_model
-            * ((double)c->d_model + c->d_ff) > 5e7)
+    /* the weight matrices: embedding, and per layer of the encoder and
+       of the decoder 4 + 8 d x d projections and 2 + 2 d x d_ff (biases
+       and norms are a few thousand more) */
+    if ((double)c->vocab * c->d_model + c->layers * (12.0 * c->d_model * c->d_model
+            + 4.0 * c->d_model * c->d_ff) > 5e7)
         return CLI_TR("the model would have more than 50 million parameters",
                       "模型的参数会超过 5000 万个");
     return NULL;
