@@ -781,6 +781,28 @@ static void load_model(Model *m, const char *path)
                  m->cfg.vocab, NUM_VOCAB);
 }
 
+/* A checkpoint path relative to the book's top directory: as it is, if it
+   opens from here; else from the top directory two levels above this
+   program (build/bin/NAME); NULL if neither opens. */
+static const char *find_checkpoint(const char *rel, char *buf, size_t size)
+{
+    if (access(rel, R_OK) == 0)
+        return rel;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    for (int up = 0; up < 3; up++) {            /* NAME, bin, build */
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            return NULL;
+        *slash = '\0';
+    }
+    snprintf(buf, size, "%s/%s", exe, rel);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
 static void translate_text(const char *text, const char *model_path)
 {
     int tok[SRC_LEN], src[SRC_LEN + 1], out[SRC_LEN];
@@ -792,24 +814,28 @@ static void translate_text(const char *text, const char *model_path)
     if (n == 0)
         cli_fail(CLI_TR("--translate: nothing to translate", "--translate：没有可翻译的内容"));
     int to_chinese = tok[0] < TOK_ZH_FIRST;
+    static char full[4200], small[4200];
+    const char *which = CLI_TR("given by --model", "由 --model 指定");
     if (!model_path) {
-        FILE *f = fopen(FULL_CHECKPOINT, "rb");
-        model_path = f ? FULL_CHECKPOINT : BUILD_CHECKPOINT;
-        if (f)
-            fclose(f);
+        if ((model_path = find_checkpoint(FULL_CHECKPOINT, full, sizeof full)))
+            which = CLI_TR("the full training of make train", "make train 的完整训练");
+        else if ((model_path = find_checkpoint(BUILD_CHECKPOINT, small, sizeof small)))
+            which = CLI_TR("the build's short training, often wrong; "
+                           "make train trains the full model",
+                           "构建时的简短训练，常译错；make train 训练完整模型");
+        else
+            cli_fail(CLI_TR("no model: neither %s nor %s, here or under the book's top "
+                            "directory (run make, or give --model FILE)",
+                            "没有模型：这里和本书顶层目录下都没有 %s 或 %s"
+                            "（先运行 make，或用 --model FILE 指定）"),
+                     FULL_CHECKPOINT, BUILD_CHECKPOINT);
     }
     Model m;
     load_model(&m, model_path);
     fprintf(stderr, CLI_TR("%s: %s, checkpoint %s (%s)\n", "%s：%s，检查点 %s（%s）\n"),
             cli_name(), to_chinese ? CLI_TR("English -> Chinese", "英译中")
                                    : CLI_TR("Chinese -> English", "中译英"), model_path,
-            strcmp(model_path, FULL_CHECKPOINT) == 0
-                ? CLI_TR("the full training of make train", "make train 的完整训练")
-            : strcmp(model_path, BUILD_CHECKPOINT) == 0
-                ? CLI_TR("the build's short training, often wrong; "
-                         "make train trains the full model",
-                         "构建时的简短训练，常译错；make train 训练完整模型")
-                : CLI_TR("given by --model", "由 --model 指定"));
+            which);
     src[0] = to_chinese ? TOK_TO_ZH : TOK_TO_EN;
     memcpy(src + 1, tok, (size_t)n * sizeof *tok);
     src[n + 1] = TOK_EOS;

@@ -65,8 +65,12 @@ bench-decode: $(CH09_CKPT)
 	$(Q)$(CH09) --kv-bench --model $(CH09_CKPT) > $(B)/kv-bench.out
 	$(Q)cat $(B)/kv-bench.out
 	$(Q)if [ -n "$(RECORD)" ]; then \
-	  { echo "# Chapter 9 measurements: make bench-decode RECORD=1 on $$(lscpu | sed -n 's/^Model name: *//p')" \
-	      "($$(nproc) CPUs) at $$(date -u '+%Y-%m-%d %H:%M UTC'), load $$(cut -d' ' -f1 /proc/loadavg)"; \
+	  cpu="$$(lscpu | sed -n 's/^Model name: *//p')"; at="$$(date -u '+%Y-%m-%d %H:%M')"; \
+	  load="$$(cut -d' ' -f1 /proc/loadavg)"; \
+	  { echo "# Chapter 9 measurements: make bench-decode RECORD=1 on $$cpu" \
+	      "($$(nproc) CPUs) at $$at UTC, load $$load"; \
+	    echo; echo "## machine"; echo "cpu: $$cpu ($$(nproc) logical CPUs)"; \
+	    echo "measured: $$at UTC, 1-minute load average $$load at the start"; \
 	    echo; cat $(B)/kv-bench.out; } > $(CH09_KV_RECORD); echo "bench-decode: wrote $(CH09_KV_RECORD)"; fi
 
 # Chapter 10, make bench-attention: the full sweep (a few minutes; not part
