@@ -183,3 +183,19 @@ def test_diagram_number_the_data_does_not_have_fails():
         assert rc != 0 and "no line 'maxx'" in err, err
         rc, err = tikzfig(r'\node {$\figdata{max}$};')
         assert rc != 0 and 'no data file' in err, err
+
+
+def test_no_quoted_code_spans_a_line_break():
+    """noweb sets a newline inside [[...]] as a forced line break
+    (\\nwnewline), which leaves a short line in the PDF: a quote stays on
+    one source line."""
+    import glob
+    found = []
+    for path in sorted(glob.glob(os.path.join(TOP, 'chapters', '*.nw'))):
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        for m in re.finditer(r'\[\[((?:[^\]]|\](?!\]))*?)\]\]', text):
+            if '\n' in m.group(1):
+                found.append('%s:%d: %r' % (os.path.relpath(path, TOP),
+                                            text.count('\n', 0, m.start()) + 1, m.group(0)))
+    assert not found, 'a [[quote]] across lines (join it):\n' + '\n'.join(found)
