@@ -143,6 +143,9 @@ FORBIDDEN_WORDS = re.compile(
     r'__builtin_return_address|__builtin_extract_return_addr|__builtin_apply|'
     r'__builtin_apply_args|__builtin_longjmp|__builtin_setjmp|__builtin_trap|'
     r'__builtin_unreachable|__builtin___clear_cache)\b')
+# the insides of stdio's FILE (glibc's field names): pointing stdout at
+# another descriptor is a way to write a forged stream of values
+FILE_INTERNALS = re.compile(r'\b(_fileno|_flags2?|_IO_[A-Za-z_]+|_chain|_lock)\b')
 # sections whose code runs before or after main; the sanitizers' own module
 # constructors live in .init_array.00099 / .fini_array.00099
 FORBIDDEN_SECTIONS = re.compile(r'^\.(preinit_array|init_array|fini_array|ctors|dtors|init|fini)'
@@ -941,7 +944,7 @@ def lint(ex, tc, rel, pre, raw, allowed_dirs):
                     % (rel, lineno),
                     '%s:%d：不允许使用 #line 指令和行标记：它们会让编译器（和评分程序）'
                     '把你的代码当成别的文件的代码' % (rel, lineno))
-    stack, words, bad_includes, pragmas = [], set(), [], []
+    stack, words, bad_includes, pragmas, internals = [], set(), [], [], set()
     for line in pre.splitlines():
         m = re.match(r'# \d+ "([^"]*)"((?: \d)*)$', line)
         if m:
@@ -975,11 +978,18 @@ def lint(ex, tc, rel, pre, raw, allowed_dirs):
                     pragmas.append(line.strip())
             for w in FORBIDDEN_WORDS.findall(line):
                 words.add(w)
+            for w in FILE_INTERNALS.findall(line):
+                internals.add(w)
     if bad_includes:
         names = ', '.join(sorted(set(os.path.basename(b) for b in bad_includes)))
         return ('#include of %s is not allowed: use the standard C headers, the book\'s '
                 "library headers and the exercise's own header" % names,
                 '不允许 #include %s：只能包含标准 C 头文件、本书库的头文件和本练习自己的头文件' % names)
+    if internals:
+        what = ', '.join(sorted(internals))
+        return ('not allowed in an exercise file: %s (the inside of stdio\'s FILE; '
+                'no exercise needs to touch it)' % what,
+                '练习文件中不允许使用：%s（stdio 的 FILE 的内部字段，练习用不到它们）' % what)
     if words or pragmas:
         what = ', '.join(sorted(words) + pragmas)
         return ('not allowed in an exercise file: %s (inline assembly, attributes and '
@@ -1775,12 +1785,20 @@ def main(argv=None):
                         report += ['    ' + w for w in b.warnings.splitlines()[:30]]
         elapsed = time.monotonic() - start
         report.append('')
-        report.append('%s: %s/%s  (%d %s, %d %s, %.1f s)' % (
-            lang.join('Total', '总分', '/'), total, possible, len(exercises),
-            lang.join('exercises', '个练习', '/'), len(tests), lang.join('checks', '项检查', '/'),
-            elapsed))
+        if lang.mode == 'zh':
+            report.append('总分：%s/%s（%d 个练习，%d 项检查，%.1f 秒）' % (
+                total, possible, len(exercises), len(tests), elapsed))
+        else:
+            report.append('%s: %s/%s  (%d %s, %d %s, %.1f s)' % (
+                lang.join('Total', '总分', '/'), total, possible, len(exercises),
+                lang.join('exercises', '个练习', '/'), len(tests),
+                lang.join('checks', '项检查', '/'), elapsed))
         print('\n'.join(report).lstrip('\n'))
-        status = 0 if total == possible and possible > 0 else 1
+        # numeric answers checked elsewhere: here, success is a file that builds
+        elsewhere = [ex for ex in exercises if ex.answers_elsewhere]
+        unbuilt = [ex for ex in elsewhere if not builds[ex.id].binary]
+        status = 0 if (total == possible and (possible > 0 or elsewhere)
+                       and not unbuilt) else 1
         summary = '%s/%s' % (total, possible)
     except SystemExit as e:
         summary = str(e)

@@ -5,8 +5,9 @@
 
 /* Rotates the n rows of x (n x d, d even) in place.  Pair i of row t is
    [a, b] = [x[t*d + 2i], x[t*d + 2i + 1]], the columns 2i and 2i + 1 that
-   carry sin and cos in equation (posenc); it becomes [a, b] R(theta) with
-   theta = (t + offset) omega_i, omega_i = 10000^(-2i/d), and
+   carry sin and cos in the positional encoding, equation (15); it becomes
+   [a, b] R(theta) with theta = (t + offset) omega_i, omega_i = 10000^(-2i/d),
+   and
    R(theta) = [[cos theta, -sin theta], [sin theta, cos theta]]:
      [a cos theta + b sin theta,  -a sin theta + b cos theta].
    No allocation. */

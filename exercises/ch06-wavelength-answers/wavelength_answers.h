@@ -3,9 +3,9 @@
 #ifndef EX_WAVELENGTH_ANSWERS_H
 #define EX_WAVELENGTH_ANSWERS_H
 
-/* d_model = 512 in equation (posenc): pair i has the angular frequency
-   omega_i = 10000^(-2i/d_model) and the wavelength 2 pi / omega_i, measured
-   in positions.  Each answer to four significant digits (e.g. 1.234, or
+/* d_model = 512 in the positional encoding, equation (15): pair i has the
+   angular frequency omega_i = 10000^(-2i/d_model) and the wavelength
+   2 pi / omega_i, measured in positions.  Each answer to four significant digits (e.g. 1.234, or
    1.234e5 for 123400):
    (a) the shortest wavelength (i = 0);
    (b) the longest wavelength (i = 255);

@@ -1,5 +1,5 @@
-/* Exercise 8.2: the learning rate of equation (3).  Do not edit: the grader
-   uses its own copy of this header. */
+/* Exercise 8.2: the learning rate of the paper's equation (3), the book's
+   equation (21).  Do not edit: the grader uses its own copy of this header. */
 #ifndef EX_SCHEDULE_H
 #define EX_SCHEDULE_H
 

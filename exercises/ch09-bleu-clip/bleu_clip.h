@@ -7,7 +7,8 @@
    are ints) and an order n >= 1: *match = the sum over the distinct n-grams
    g of the hypothesis of min(count of g in hyp, count of g in ref), and
    *total = the number of n-grams in the hypothesis, max(0, hl - n + 1).
-   Reads hyp and ref only; no allocation needed. */
+   Reads hyp and ref without changing them.  It may allocate memory (and
+   free it), though counting needs none. */
 void bleu_clipped_counts(const int *hyp, int hl, const int *ref, int rl, int n,
                          long *match, long *total);
 

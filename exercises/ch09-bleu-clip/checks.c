@@ -33,6 +33,9 @@ CHECK(bigrams_by_hand)
     /* a b a b a against a b: ab twice, ba twice; ab once in the reference */
     int h2[5] = { 0, 1, 0, 1, 0 }, r2[2] = { 0, 1 };
     run(h2, 5, r2, 2, 2, 1, 4);
+    /* c a b against a b: only the last bigram, ab, is in the reference */
+    int h3[3] = { 2, 0, 1 }, r3[2] = { 0, 1 };
+    run(h3, 3, r3, 2, 2, 1, 2);
 }
 
 CHECK(shorter_than_n)

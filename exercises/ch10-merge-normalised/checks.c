@@ -100,6 +100,12 @@ CHECK(far_apart)
     double lse = merge_normalised(oa, -500.0, grade_copy(ob, 2), -2500.0, 2);
     expect_doubles("o_a", oa, want, 2);
     expect_near("the returned lse", lse, -500.0);
+    /* and the other way round: B 2000 above A, so the result is B */
+    double *oa2 = grade_doubles(2), ob2[2] = { 0.5, -0.5 };
+    oa2[0] = 1e6, oa2[1] = 1e6;
+    double lse2 = merge_normalised(oa2, -2500.0, grade_copy(ob2, 2), -500.0, 2);
+    expect_doubles("o_a (B far above A)", oa2, ob2, 2);
+    expect_near("the returned lse (B far above A)", lse2, -500.0);
 }
 
 CHECK(long_random_split)

@@ -1,5 +1,6 @@
 /* A known wrong solution (mutant) of ch08-noam-schedule, kept for the grader's tests
-   and its feedback: the warm-up is step warmup^(-3/2), so that it meets step^(-1/2) exactly at step = warmup. */
+   and its feedback: the warm-up ramps as step / warmup, up to 1; it is step warmup^(-3/2),
+   so that it meets step^(-1/2) exactly at step = warmup. */
 /* Exercise 8.2 · 练习 8.2: the learning-rate schedule of equation (3).
  * 式 (3) 的学习率公式。
  *

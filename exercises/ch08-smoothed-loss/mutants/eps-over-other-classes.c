@@ -1,5 +1,6 @@
 /* A known wrong solution (mutant) of ch08-smoothed-loss, kept for the grader's tests
-   and its feedback: the smoothing spreads eps over all V classes, the true one included: q_k = eps/V + (1 - eps) [k = y]. */
+   and its feedback: eps went to the other V - 1 classes only (q_k = eps/(V - 1) for k != y);
+   the smoothing spreads it over all V classes, the true one included: q_k = eps/V + (1 - eps) [k = y]. */
 /* Exercise 8.1 · 练习 8.1: the label-smoothed cross-entropy and its gradient.
  * 带标签平滑的交叉熵及其梯度。
  *
