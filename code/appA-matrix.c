@@ -82,7 +82,8 @@ static void run(const Options *o, int argc, char **argv)
         for (int a = optind; a < argc; a++)
             ms[a - optind] = mat_load(argv[a]);
         for (int a = optind; a < argc; a++) {
-            printf(CLI_TR("%s: %d x %d, ok\n", "%s：%d x %d，无误\n"), argv[a], ms[a - optind].rows,
+            printf(CLI_TR("%s: %d x %d, ok\n", "%s：%d x %d，无误\n"), argv[a],
+                   ms[a - optind].rows,
                    ms[a - optind].cols);
             mat_free(&ms[a - optind]);
         }

@@ -18,7 +18,8 @@ typedef struct {
 } Options;
 
 static Options opts = { .n = 128, .d = 512, .k = 3, .r = 16, .dilation = 1, .seed = 1 };
-#define MODE_FLAG(name, m, en_, zh_) { name, CLI_FLAG, NULL, &opts.modes[m - 1], .mode = m, \
+#define MODE_FLAG(name, m, en_, zh_) { name, CLI_FLAG, NULL, &opts.modes[m - 1], \
+                                       .mode = m, \
         .en = en_, .zh = zh_ }
 #define IN(modes_) .in_modes = (modes_)
 static const CliOption options[] = {
@@ -68,7 +69,8 @@ static const CliOption options[] = {
 };
 
 static const CliProgram program = {
-    "[--seed S]\n--connect [--n N] [--k K] [--seed S]\n--table [--n N] [--d D] [--k K] [--r R]\n"
+    "[--seed S]\n--connect [--n N] [--k K] [--seed S]\n"
+    "--table [--n N] [--d D] [--k K] [--r R]\n"
     "--sweep short|full\n--conv X W [B] [--dilation D]\n--rnn X W U B\n"
     "--linear-rnn X A B [--unrolled]\n--self-attention X",
     "With no mode: the demo, printing every number Chapter 1 quotes.\n"

@@ -131,7 +131,8 @@ static void check_weights(const double *w)
         d_row = fmax(d_row, fabs(w[0 * N_TOKENS + i] - w[4 * N_TOKENS + i]));
         d_col = fmax(d_col, fabs(w[i * N_TOKENS + 0] - w[i * N_TOKENS + 4]));
     }
-    printf(CLI_TR("rows sum to 1 within %.2g\n", "每行之和与 1 相差不超过 %.2g\n"), row_err);
+    printf(CLI_TR("rows sum to 1 within %.2g\n", "每行之和与 1 相差不超过 %.2g\n"),
+           row_err);
     printf(CLI_TR("max |row 1 - row 5| (both \"the\") = %.3g\n",
            "max |第 1 行 - 第 5 行|（都是 the）= %.3g\n"), d_row);
     printf(CLI_TR("max |column 1 - column 5| (both \"the\") = %.3g\n",
@@ -223,7 +224,8 @@ static void demo_cost(void)
            "\n== s_Q = s_K = %ld，d_K = d_V = d_A = %ld 时的运算量 ==\n"),
            s, d);
     printf(CLI_TR("dot-product attention:\n", "点积注意力：\n"));
-    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("scores kappa Q K^T", "得分 κ Q K^T"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("scores kappa Q K^T",
+                                                         "得分 κ Q K^T"));
     printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output A V", "输出 A V"));
     printf(CLI_TR("additive attention:\n", "加性注意力：\n"));
@@ -231,7 +233,8 @@ static void demo_cost(void)
            CLI_TR("projections Q U_Q^T, K U_K^T", "投影 Q U_Q^T、K U_K^T"));
     printf(row, s * s * d, 14, "tanh",
            CLI_TR("scores sum_a u_a tanh(.)", "得分 sum_a u_a tanh(.)"));
-    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("  (same scores)", "  （同上，得分）"));
+    printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("  (same scores)",
+                                                         "  （同上，得分）"));
     printf(row, s * s, 14, "exp", CLI_TR("softmax", "Softmax"));
     printf(row, s * s * d, CLI_W(14, madd), madd, CLI_TR("output A V", "输出 A V"));
 }

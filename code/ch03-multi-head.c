@@ -15,7 +15,8 @@ struct Options {
 };
 
 static struct Options opts;
-#define FILE_OF(name, field, en_, zh_) { name, CLI_TEXT, "FILE", &opts.field, .mode = DATA, \
+#define FILE_OF(name, field, en_, zh_) { name, CLI_TEXT, "FILE", &opts.field, \
+                                         .mode = DATA, \
         .needed_in = CLI_MODE(DATA), .en = en_, .zh = zh_ }
 #define BIAS(name, field, en_, zh_) { name, CLI_TEXT, "FILE", &opts.field, .mode = DATA, \
         .en = en_, .zh = zh_ }
@@ -27,7 +28,8 @@ static const CliOption options[] = {
       .needed_in = CLI_MODE(DATA), .en = "the number of heads; H divides d_model",
       .zh = "头数 H，须整除 d_model" },
     FILE_OF("wq", w[0], "W_Q, d_model x d_model, multiplying on the right\n"
-            "(PyTorch stores the transposes)", "W_Q，d_model x d_model，从右边乘\n（PyTorch 存的是转置）"),
+            "(PyTorch stores the transposes)",
+            "W_Q，d_model x d_model，从右边乘\n（PyTorch 存的是转置）"),
     FILE_OF("wk", w[1], "W_K", "W_K"),
     FILE_OF("wv", w[2], "W_V", "W_V"),
     FILE_OF("wo", w[3], "W_O", "W_O"),
@@ -332,14 +334,16 @@ static void print_gradients(const MhaWeights *p, const Matrix *q,
 static void data_mode(const struct Options *o)
 {
     if (o->grad && o->weights)
-        cli_fail(CLI_TR("--grad and --weights: choose one", "--grad 和 --weights 只能选一个"));
+        cli_fail(CLI_TR("--grad and --weights: choose one",
+                        "--grad 和 --weights 只能选一个"));
     Matrix q = mat_load(o->q), k = mat_load(o->k), v = mat_load(o->v);
     Matrix w[4], b[4];
     int d = q.cols, s_q = q.rows, s_k = k.rows;
     if (k.cols != d || v.cols != d)
         cli_fail(CLI_TR("%s: Q, K and V must all be d_model wide, but Q has %d columns, "
                         "K %d and V %d", "%s：Q、K、V 都应有 d_model 列，但 Q 有 %d 列，"
-                        "K 有 %d 列，V 有 %d 列"), k.cols != d ? o->k : o->v, d, k.cols, v.cols);
+                        "K 有 %d 列，V 有 %d 列"),
+                 k.cols != d ? o->k : o->v, d, k.cols, v.cols);
     if (v.rows != s_k)
         cli_fail(CLI_TR("%s: V has %d rows but K has %d; keys and values come in pairs",
                         "%s：V 有 %d 行，K 却有 %d 行；键和值是成对的"),

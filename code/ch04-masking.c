@@ -158,7 +158,8 @@ static void renormalising_can_fail(void)
     softmax(p, scores, 2);
     p[1] = 0.0;                             /* zero the masked weight */
     double sum = p[0] + p[1];               /* 0: e^-800 underflowed */
-    printf(CLI_TR("scores (0, 800), key 2 masked:\n", "得分 (0, 800)，第 2 个键被掩码：\n"));
+    printf(CLI_TR("scores (0, 800), key 2 masked:\n",
+                  "得分 (0, 800)，第 2 个键被掩码：\n"));
     printf(CLI_TR("  zeroed, renormalised (0/0):  %s %s\n",
                   "  置零后重新归一化（0/0）：    %s %s\n"),
            isnan(p[0] / sum) ? "NaN" : "?", isnan(p[1] / sum) ? "NaN" : "?");
@@ -224,7 +225,8 @@ static void all_keys_masked(void)
     for (int j = 0; j < 4; j++)
         x[j] = -DBL_MAX;
     softmax(p, x, 4);
-    print_row(CLI_TR("-DBL_MAX, then the stable softmax:", "-DBL_MAX，再用稳定的 Softmax："),
+    print_row(CLI_TR("-DBL_MAX, then the stable softmax:",
+                     "-DBL_MAX，再用稳定的 Softmax："),
               p, 4);
     attention_masked(out, p, q, k, v, none, 1, 4, 2, 1, 1.0);
     print_row(CLI_TR("attention_masked, weights:", "attention_masked 的权重："), p, 4);
@@ -319,13 +321,15 @@ static void three_uses(void)
     printf(CLI_TR("max weight on a padding key: %g; above the decoder's diagonal: %g\n",
            "填充键上的最大权重：%g；解码器对角线以上的最大权重：%g\n"), on_pad, above);
     printf(CLI_TR("new padding vectors -> max change of the 6 real encoder outputs: %g\n",
-           "换一组填充向量 -> 6 个真实编码器输出的最大变化：%g\n"), max_abs_diff(enc, enc2, 6 * DM));
+           "换一组填充向量 -> 6 个真实编码器输出的最大变化：%g\n"), max_abs_diff(enc, enc2,
+                                                                                 6 * DM));
 }
 
 static void data_mode(const struct Options *o)
 {
     if (o->grad && o->weights)
-        cli_fail(CLI_TR("--grad and --weights: choose one", "--grad 和 --weights 只能选一个"));
+        cli_fail(CLI_TR("--grad and --weights: choose one",
+                        "--grad 和 --weights 只能选一个"));
     Matrix q = mat_load(o->q), k = mat_load(o->k), v = mat_load(o->v);
     int s_q = q.rows, s_k = k.rows, d_k = q.cols, d_v = v.cols;
     double kappa = o->scale > 0 ? o->scale : 1.0 / sqrt((double)d_k);

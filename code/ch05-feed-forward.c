@@ -291,16 +291,22 @@ typedef struct {
 
 static Options opts = { .seed = -1 };
 static const CliOption options[] = {
-    { "x", CLI_TEXT, "X", &opts.x, .en = "the input X, n x d_model", .zh = "输入 X，n x d_model" },
-    { "w1", CLI_TEXT, "W1", &opts.w1, .en = "W1, d_model x d_ff", .zh = "W1，d_model x d_ff" },
+    { "x", CLI_TEXT, "X", &opts.x, .en = "the input X, n x d_model",
+      .zh = "输入 X，n x d_model" },
+    { "w1", CLI_TEXT, "W1", &opts.w1, .en = "W1, d_model x d_ff",
+      .zh = "W1，d_model x d_ff" },
     { "b1", CLI_TEXT, "B1", &opts.b1, .en = "b1, 1 x d_ff", .zh = "b1，1 x d_ff" },
-    { "w2", CLI_TEXT, "W2", &opts.w2, .en = "W2, d_ff x d_model", .zh = "W2，d_ff x d_model" },
+    { "w2", CLI_TEXT, "W2", &opts.w2, .en = "W2, d_ff x d_model",
+      .zh = "W2，d_ff x d_model" },
     { "b2", CLI_TEXT, "B2", &opts.b2, .en = "b2, 1 x d_model; with --x ... --b2 print\n"
       "FFN(X) = max(0, X W1 + b1) W2 + b2 row by row",
-      .zh = "b2，1 x d_model；给出 --x 到 --b2 时逐行打印\nFFN(X) = max(0, X W1 + b1) W2 + b2" },
+      .zh = "b2，1 x d_model；给出 --x 到 --b2 时逐行打印\n"
+            "FFN(X) = max(0, X W1 + b1) W2 + b2" },
     { "residual", CLI_CHOICE, "post|pre", &opts.residual,
-      .en = "post: print LayerNorm(X + FFN(X)) (the paper's);\npre: print X + FFN(LayerNorm(X))",
-      .zh = "post：打印 LayerNorm(X + FFN(X))（论文的做法）；\npre：打印 X + FFN(LayerNorm(X))" },
+      .en = "post: print LayerNorm(X + FFN(X)) (the paper's);\n"
+            "pre: print X + FFN(LayerNorm(X))",
+      .zh = "post：打印 LayerNorm(X + FFN(X))（论文的做法）；\n"
+            "pre：打印 X + FFN(LayerNorm(X))" },
     { "layernorm", CLI_FLAG, NULL, &opts.layernorm,
       .en = "print LayerNorm(X) of each row: gamma = 1,\n"
             "beta = 0, biased variance, eps = 1e-5 added to the variance",

@@ -21,7 +21,8 @@ typedef struct {
 static int make_sequence(const TaskSpec *t, int stream, long i, int *x)
 {
     Rng r;
-    rng_seed(&r, t->seed * 0x9E3779B97F4A7C15u + (uint64_t)stream * 0x100000000u + (uint64_t)i);
+    rng_seed(&r,
+             t->seed * 0x9E3779B97F4A7C15u + (uint64_t)stream * 0x100000000u + (uint64_t)i);
     int n = t->min_len + (int)(rng_next(&r) % (uint64_t)(t->max_len - t->min_len + 1));
     for (int j = 0; j < n; j++)
         x[j] = 3 + (int)(rng_next(&r) % (uint64_t)t->symbols);
@@ -48,7 +49,8 @@ static Batch make_batch(const TaskSpec *t, int stream, long k, int size)
         int n = make_sequence(t, stream, k * size + i, x);
         make_target(t, x, n, y);
         int *src = b.src + (size_t)i * b.src_len;
-        int *tin = b.tgt_in + (size_t)i * b.tgt_len, *tout = b.tgt_out + (size_t)i * b.tgt_len;
+        int *tin = b.tgt_in + (size_t)i * b.tgt_len,
+            *tout = b.tgt_out + (size_t)i * b.tgt_len;
         tin[0] = TOK_BOS;
         for (int j = 0; j < n; j++) {
             src[j] = x[j]; tin[j + 1] = y[j]; tout[j] = y[j];
@@ -115,8 +117,10 @@ static const char *const record_lines[][2] = {
       "# 第 8 章的测量：make bench-train RECORD=1（%s）" },
     { "# each time is the fastest of %s training steps, in the fastest of %s rounds that "
       "interleave C and PyTorch",
-      "# 每个时间取 %s 步训练中最快的一步，再取 C 与 PyTorch 交替运行的 %s 轮中最快的一轮" },
-    { "# each time is the fastest of %s training steps", "# 每个时间取 %s 步训练中最快的一步" },
+      "# 每个时间取 %s 步训练中最快的一步，"
+      "再取 C 与 PyTorch 交替运行的 %s 轮中最快的一轮" },
+    { "# each time is the fastest of %s training steps",
+      "# 每个时间取 %s 步训练中最快的一步" },
     { "## machine", "## 机器" },
     { "cpu: %s (%s logical CPUs)", "处理器：%s（%s 个逻辑处理器）" },
     { "measured: %s UTC, 1-minute load average %s at the start",
@@ -158,9 +162,12 @@ static const char *const record_lines[][2] = {
       "## 在 %s 个留出的数上的成绩，标签平滑 %s" },
     { "## greedy vs beam: beam %s, alpha %s, on the held-out numbers",
       "## 贪心解码与束搜索：束宽 %s，alpha %s，在留出的数上" },
-    { "greedy wrong, beam right: %s of %s sentences", "贪心解码错，束搜索对：%s 句（共 %s 句）" },
-    { "greedy right, beam wrong: %s of %s sentences", "贪心解码对，束搜索错：%s 句（共 %s 句）" },
-    { "both wrong, different: %s of %s sentences", "两者都错，译文不同：%s 句（共 %s 句）" },
+    { "greedy wrong, beam right: %s of %s sentences",
+      "贪心解码错，束搜索对：%s 句（共 %s 句）" },
+    { "greedy right, beam wrong: %s of %s sentences",
+      "贪心解码对，束搜索错：%s 句（共 %s 句）" },
+    { "both wrong, different: %s of %s sentences",
+      "两者都错，译文不同：%s 句（共 %s 句）" },
     { "## time", "## 时间" },
     { "%s s wall, load %s at the end", "墙上时间 %s 秒，结束时负载 %s" },
     { "## kv-bench: %s held-out numbers in both directions, d_model %s, N = %s",
@@ -316,7 +323,8 @@ static const CliOption options[] = {
     { "warmup", CLI_LONG, "W", &opts.warmup, 1, 10000000, ALL_BUT(SCHEDULE),
       .en = "warm-up steps of eq. (3) (default 100)", .zh = "式 (3) 的预热步数（默认 100）" },
     { "lr-factor", CLI_DOUBLE, "F", &opts.factor, 1e-6, 1e3, ALL_BUT(SCHEDULE),
-      .en = "a factor on eq. (3)'s rate (default 1)", .zh = "乘在式 (3) 学习率上的因子（默认 1）" },
+      .en = "a factor on eq. (3)'s rate (default 1)",
+      .zh = "乘在式 (3) 学习率上的因子（默认 1）" },
     { "eval", CLI_LONG, "N", &opts.eval, 0, 1000000, ALL_BUT(SCHEDULE),
       .en = "held-out sequences for the exact match (default 200)",
       .zh = "测完全匹配率所用的留出序列数（默认 200）" },
@@ -324,10 +332,12 @@ static const CliOption options[] = {
       .en = "print step, loss, lr and the held-out loss and\ntoken accuracy every K steps",
       .zh = "每 K 步打印步数、损失、学习率，\n以及留出序列上的损失和词元准确率" },
     { "trace", CLI_FLAG, NULL, &opts.trace, IN(CLI_MODE(TRAIN) | CLI_MODE(COMPARE)),
-      .en = "print the loss of every step (17 digits)", .zh = "打印每一步的损失（17 位有效数字）" },
+      .en = "print the loss of every step (17 digits)",
+      .zh = "打印每一步的损失（17 位有效数字）" },
     { "profile", CLI_FLAG, NULL, &opts.profile,
       IN(CLI_MODE(TRAIN) | CLI_MODE(COMPARE) | CLI_MODE(BENCH)),
-      .en = "print where the time of a training step goes", .zh = "打印一步训练的时间花在哪里" },
+      .en = "print where the time of a training step goes",
+      .zh = "打印一步训练的时间花在哪里" },
     { "save", CLI_TEXT, "FILE", &opts.save, IN(CLI_MODE(TRAIN)),
       .en = "write a checkpoint after the last step", .zh = "最后一步之后写出检查点" },
     { "resume", CLI_TEXT, "FILE", &opts.resume,
@@ -335,19 +345,24 @@ static const CliOption options[] = {
       .en = "continue from a checkpoint (--steps counts the\ntotal)",
       .zh = "从检查点继续（--steps 是总步数）" },
     { "schedule", CLI_FLAG, NULL, &opts.schedule, .mode = SCHEDULE,
-      .en = "print eq. (3)'s learning rate against the step", .zh = "打印式 (3) 的学习率随步数的变化" },
+      .en = "print eq. (3)'s learning rate against the step",
+      .zh = "打印式 (3) 的学习率随步数的变化" },
     { "batches", CLI_LONG, "N", &opts.batches, 1, 100000, .mode = BATCHES,
       .en = "print the first N training batches", .zh = "打印前 N 个训练批次" },
     { "compare", CLI_CHOICE, "scale|norm", &opts.compare, .mode = COMPARE,
-      .en = "train four variants, print their curves; scale:\nd_k = 8 and d_k = d_model, each with and "
-            "without\n1/sqrt(d_k); norm: post- and pre-norm, each with\nand without warm-up",
-      .zh = "训练四个变体，打印它们的曲线。scale：\nd_k = 8 与 d_k = d_model，各有缩放和不缩放；\n"
+      .en = "train four variants, print their curves; scale:\n"
+            "d_k = 8 and d_k = d_model, each with and without\n1/sqrt(d_k); "
+            "norm: post- and pre-norm, each with\nand without warm-up",
+      .zh = "训练四个变体，打印它们的曲线。scale：\n"
+            "d_k = 8 与 d_k = d_model，各有缩放和不缩放；\n"
             "norm：后归一化与前归一化，各有预热和不预热" },
     { "grad-file", CLI_TEXT, "FILE", &opts.grad_file, .mode = GRADIENT,
-      .en = "write the gradient of batch 0's loss in the\ncheckpoint format (for the PyTorch test)",
+      .en = "write the gradient of batch 0's loss in the\n"
+            "checkpoint format (for the PyTorch test)",
       .zh = "以检查点的格式写出第 0 批损失的梯度\n（供与 PyTorch 对照的测试使用）" },
     { "bench", CLI_LONG, "N", &opts.bench, 1, 100000, .mode = BENCH,
-      .en = "time N training steps and print ms per step", .zh = "给 N 步训练计时，打印每步的毫秒数" },
+      .en = "time N training steps and print ms per step",
+      .zh = "给 N 步训练计时，打印每步的毫秒数" },
     { "report", CLI_TEXT, "FILE", &report_path, .mode = REPORT,
       .en = "print the measurements make bench-train RECORD=1\n(or make train RECORD=1) wrote",
       .zh = "打印 make bench-train RECORD=1\n（或 make train RECORD=1）记录的测量" },
@@ -451,7 +466,8 @@ static void print_batches(const Options *o)
         for (int r = 0; r < 3; r++)
             for (int i = 0; i < b.size; i++)
                 for (int j = 0; j < lens[r]; j++)
-                    printf("%d%c", rows[r][(size_t)i * lens[r] + j], j + 1 < lens[r] ? ' ' : '\n');
+                    printf("%d%c", rows[r][(size_t)i * lens[r] + j],
+                           j + 1 < lens[r] ? ' ' : '\n');
         batch_free(&b);
     }
 }
@@ -510,7 +526,8 @@ static void describe(const Model *m, const Options *o)
 {
     const TransformerConfig *c = &m->cfg;
     printf(CLI_TR("# %s task, %d symbols, lengths %d..%d; N = %d, d_model = %d, h = %d, "
-                  "d_ff = %d, %s-norm%s, warmup %ld, P_drop = %g, eps_ls = %g; %zu parameters\n",
+                  "d_ff = %d, %s-norm%s, warmup %ld, P_drop = %g, eps_ls = %g; "
+                  "%zu parameters\n",
                   "# %s任务，%d 个符号，长度 %d..%d；N = %d，d_model = %d，h = %d，"
                   "d_ff = %d，%s%s，预热 %ld 步，P_drop = %g，ε_ls = %g；%zu 个参数\n"),
            o->task.task == COPY ? CLI_TR("copy", "照抄") : CLI_TR("reverse", "倒序"),
@@ -555,7 +572,8 @@ static double train(Model *m, const Options *o)
         }
         if (tty && ((k + 1) % 10 == 0 || k + 1 == o->steps))
             fprintf(stderr, CLI_TR("\rstep %ld/%ld  loss %.4f  lr %.2e  %.0f tokens/s ",
-                                   "\r第 %ld/%ld 步  损失 %.4f  学习率 %.2e  每秒 %.0f 个词元 "),
+                                   "\r第 %ld/%ld 步  损失 %.4f  学习率 %.2e  "
+                                   "每秒 %.0f 个词元 "),
                     k + 1, o->steps, ema, lr, tokens / (now_s() - t0));
     }
     if (tty && o->steps > first)
@@ -579,7 +597,8 @@ static void report(Model *m, const Options *o, double seconds, int shown)
     int right, unseen, unseen_right;
     exact_match(m, &o->task, o->eval, m->step * o->batch, stdout, shown, &right,
                 &unseen, &unseen_right);
-    printf(CLI_TR("# after %ld steps (%.2f s): held-out exact match %.1f%% of %d sequences\n",
+    printf(CLI_TR("# after %ld steps (%.2f s): held-out exact match %.1f%% "
+                  "of %d sequences\n",
                   "# %ld 步之后（%.2f 秒）：留出序列的完全匹配率 %.1f%%（共 %d 条）\n"),
            m->step, seconds, 100.0 * right / o->eval, o->eval);
     printf(CLI_TR("# %d of them never occurred in training: exact match %.1f%% of those\n",

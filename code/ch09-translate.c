@@ -51,7 +51,8 @@ static const CliOption options[] = {
     { "train-sample", CLI_LONG, "N", &opts.count, 1, 10000000, .mode = M_TRAIN_SAMPLE,
       .en = "N numbers drawn for training", .zh = "为训练抽取的 N 个数" },
     { "bleu", CLI_TEXT_PAIR, "HYP REF", opts.bleu, .mode = M_BLEU,
-      .en = "corpus BLEU-4 of HYP against REF (one sentence a\nline, tokens separated by spaces)",
+      .en = "corpus BLEU-4 of HYP against REF (one sentence a\n"
+            "line, tokens separated by spaces)",
       .zh = "HYP 对 REF 的语料级 BLEU-4（每行一句，\n词元以空格分开）" },
     { "decode", CLI_TEXT, "LOGITS", &opts.decode, .mode = M_DECODE,
       .en = "greedy and beam search with the scorer\nlog softmax(LOGITS[prev2 * V + prev1]),\n"
@@ -63,7 +64,8 @@ static const CliOption options[] = {
     { "beam", CLI_LONG, "K", &opts.beam, 1, 100000, .in_modes = CLI_MODE(M_DECODE),
       .en = "the beam width (default 4)", .zh = "束宽（默认 4）" },
     { "alpha", CLI_DOUBLE, "A", &opts.alpha, 0.0, 10.0, .in_modes = CLI_MODE(M_DECODE),
-      .en = "the length penalty's exponent (default 0.6)", .zh = "长度惩罚的指数（默认 0.6）" },
+      .en = "the length penalty's exponent (default 0.6)",
+      .zh = "长度惩罚的指数（默认 0.6）" },
     { "max-len", CLI_LONG, "L", &opts.max_len, 1, 64, .in_modes = CLI_MODE(M_DECODE),
       .en = "the longest output (default 5)", .zh = "输出的最大长度（默认 5）" },
     { "full", CLI_FLAG, NULL, &opts.full, .in_modes = CLI_MODE(M_TRAIN),
@@ -73,7 +75,8 @@ static const CliOption options[] = {
     { "smoothing", CLI_DOUBLE, "E", &opts.smoothing, 0.0, 0.99,
       .in_modes = CLI_MODE(M_TRAIN),
       .en = "label smoothing (default: the plan's)", .zh = "标签平滑（默认按训练计划）" },
-    { "model", CLI_TEXT, "CKPT", &opts.model, .in_modes = MODEL_MODES | CLI_MODE(M_TRANSLATE),
+    { "model", CLI_TEXT, "CKPT", &opts.model,
+      .in_modes = MODEL_MODES | CLI_MODE(M_TRANSLATE),
       .needed_in = MODEL_MODES,
       .en = "the checkpoint to use", .zh = "所用的检查点" },
     { "seed", CLI_LONG, "S", &opts.seed, 0, INT32_MAX,
@@ -308,9 +311,12 @@ typedef struct {
     long steps, warmup;         /* at most this many steps; warm-up steps */
     int batch;
     double factor;              /* multiplies the learning rate of eq. (3) */
-    double seconds;             /* stop after this much processor time per thread (0: none) */
-    int eval_every;             /* evaluate on the validation set every so many steps (0: never) */
-    int average;                /* also try the mean of the last so many evaluated weights */
+    double seconds;             /* stop after this much processor time a thread
+                                   (0: none) */
+    int eval_every;             /* evaluate on the validation set every so many
+                                   steps (0: never) */
+    int average;                /* also try the mean of the last so many
+                                   evaluated weights */
 } TrainPlan;
 
 enum { N_VAL = 500,             /* validation numbers of the full plan */
@@ -468,7 +474,8 @@ static int translate(Model *m, const int *src, int s, int beam, int cached,
                      : decode_greedy(y, score, &dc, cached_scorer, &k);
         cached_scorer_free(&k);
     } else {
-        FullScorer f = { m, memory, s, xcalloc((size_t)c->max_len * c->vocab, sizeof(double)) };
+        FullScorer f = { m, memory, s, xcalloc((size_t)c->max_len * c->vocab,
+                                               sizeof(double)) };
         n = beam > 1 ? decode_beam(y, score, &dc, full_scorer, &f)
                      : decode_greedy(y, score, &dc, full_scorer, &f);
         free(f.logits);
@@ -584,7 +591,8 @@ static void train(const TrainPlan *p, uint64_t seed, const char *save_path)
                   "label smoothing %g, batch %d, warm-up %ld\n",
                   "## 训练：d_model %d，%d 个头，d_ff %d，N = %d，dropout %g，"
                   "标签平滑 %g，批大小 %d，预热 %ld 步\n"), p->cfg.d_model, p->cfg.heads,
-           p->cfg.d_ff, p->cfg.layers, p->cfg.dropout, p->cfg.smoothing, p->batch, p->warmup);
+           p->cfg.d_ff, p->cfg.layers, p->cfg.dropout, p->cfg.smoothing, p->batch,
+           p->warmup);
     for (step = 1; step <= p->steps; step++) {
         fill_batch(&b, &s, &rng);
         loss = model_train_step(&m, &b, p->warmup, p->factor);
@@ -705,8 +713,10 @@ static void report(Model *m, const NumSplit *s)
             if (c < 0 || count[c]++)
                 continue;
             double gs, bs;          /* decode again for the scores */
-            int gn = translate(m, src, ns, 1, 1, g, &gs), bn = translate(m, src, ns, 4, 1, b, &bs);
-            printf(CLI_TR("%s: %ld, %s\n", "%s：%ld，%s\n"), name[c], s->test[i], dir_name[dir]);
+            int gn = translate(m, src, ns, 1, 1, g, &gs);
+            int bn = translate(m, src, ns, 4, 1, b, &bs);
+            printf(CLI_TR("%s: %ld, %s\n", "%s：%ld，%s\n"), name[c], s->test[i],
+                   dir_name[dir]);
             print_tokens(CLI_TR("source", "原文"), src + 1, ns - 2, NAN);
             print_tokens(CLI_TR("reference", "参考译文"), tgt + 1, nt - 2, NAN);
             print_tokens(CLI_TR("greedy", "贪心解码"), g, gn, gs);
@@ -756,8 +766,10 @@ static void attention_maps(Model *m, long number, int to_chinese)
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++) {
                 double w = 0.0;
-                for (int h = 0; h < H; h++)
-                    w += model_attention(m, kind[k], last, 0, h, &rows, &cols)[i * cols + j];
+                for (int h = 0; h < H; h++) {
+                    const double *a = model_attention(m, kind[k], last, 0, h, &rows, &cols);
+                    w += a[i * cols + j];
+                }
                 printf("%d %d %.4f %s %s\n", j, i, w / H, plot_label(col_tok[j]),
                        plot_label(row_tok[i]));
             }
@@ -812,7 +824,8 @@ static void translate_text(const char *text, const char *model_path)
         cli_fail(CLI_TR("--translate: '%s' is not in the vocabulary",
                         "--translate：“%s”不在词表里"), bad);
     if (n == 0)
-        cli_fail(CLI_TR("--translate: nothing to translate", "--translate：没有可翻译的内容"));
+        cli_fail(CLI_TR("--translate: nothing to translate",
+                        "--translate：没有可翻译的内容"));
     int to_chinese = tok[0] < TOK_ZH_FIRST;
     static char full[4200], small[4200];
     const char *which = CLI_TR("given by --model", "由 --model 指定");
@@ -848,7 +861,8 @@ static void translate_text(const char *text, const char *model_path)
 static void kv_bench(Model *m, const NumSplit *s)
 {
     enum { SENTENCES = 200 };
-    printf(CLI_TR("## kv-bench: %d held-out numbers in both directions, d_model %d, N = %d\n",
+    printf(CLI_TR("## kv-bench: %d held-out numbers in both directions, "
+                  "d_model %d, N = %d\n",
                   "## kv-bench：%d 个留出的数，两个方向，d_model %d，N = %d\n"),
            SENTENCES, m->cfg.d_model, m->cfg.layers);
     for (int beam = 1; beam <= 4; beam += 3) {

@@ -97,10 +97,12 @@ static const CliOption options[] = {
       .en = "heads; head h takes columns h d .. (h+1) d - 1\n(default 1)",
       .zh = "头数；第 h 个头取第 h d 到 (h+1) d - 1 列（默认 1）" },
     { "kernel", CLI_CHOICE, "stream|stream-base|blas|naive", &opts.kernel, IN_DATA,
-      .en = "the implementation (default stream; stream-base:\nthe streaming kernel without AVX2)",
+      .en = "the implementation (default stream; stream-base:\n"
+            "the streaming kernel without AVX2)",
       .zh = "所用的实现（默认 stream；stream-base：不用 AVX2 的流式计算核）" },
     { "causal", CLI_FLAG, NULL, &opts.causal, IN_DATA_BENCH,
-      .en = "query i sees keys j <= i + s_K - s_Q; a query\nthat sees no key gets a zero output",
+      .en = "query i sees keys j <= i + s_K - s_Q; a query\n"
+            "that sees no key gets a zero output",
       .zh = "查询 i 只看键 j <= i + s_K - s_Q；\n看不到任何键的查询输出零" },
     { "threads", CLI_LONG, "T", &opts.threads, 1, 64, IN_DATA_BENCH,
       .en = "threads, 1 to 64 (default 1)", .zh = "线程数，1 到 64（默认 1）" },
@@ -118,7 +120,8 @@ static const CliOption options[] = {
     { "quick", CLI_FLAG, NULL, &opts.quick, IN_BENCH,
       .en = "repeat for 0.05 s instead of 0.5 s", .zh = "重复计时 0.05 秒，而不是 0.5 秒" },
     { "report", CLI_TEXT, "FILE", &opts.report, .mode = REPORT,
-      .en = "the measurements in FILE (a short new one if FILE\nis missing): machine, table, goals",
+      .en = "the measurements in FILE (a short new one if FILE\n"
+            "is missing): machine, table, goals",
       .zh = "FILE 中的测量（FILE 不存在时做一次简短的测量）：\n机器、表格、目标" },
     { "plot", CLI_TEXT, "FILE", &opts.plot, .mode = PLOT,
       .en = "the same measurements as data for the figures",
@@ -127,7 +130,8 @@ static const CliOption options[] = {
 };
 
 static const CliProgram program = {
-    "\n--q Q --k K --v V [--causal] [--heads H]\n [--threads T] [--kernel KERNEL] [--scale S]\n"
+    "\n--q Q --k K --v V [--causal] [--heads H]\n"
+    " [--threads T] [--kernel KERNEL] [--scale S]\n"
     "--bench VARIANT [--seq S] [--dim D] [--causal]\n [--threads T] [--quick]\n"
     "--report FILE\n--plot FILE",
     "Attention in float: Softmax(kappa Q K^T + M) V, kappa = S (default\n"
@@ -331,7 +335,8 @@ static void bench(const char *variant, int s, int d, int causal, int threads,
     Rng rng;
     rng_seed(&rng, 10);
     float *q = random_floats(&rng, (size_t)s * d), *k = random_floats(&rng, (size_t)s * d);
-    float *v = random_floats(&rng, (size_t)s * d), *out = xcalloc((size_t)s * d, sizeof(float));
+    float *v = random_floats(&rng, (size_t)s * d);
+    float *out = xcalloc((size_t)s * d, sizeof(float));
     if (!strcmp(variant, "roofline")) {
         for (int t = 1; t <= 2; t++)
             printf("peak %d %.2f\nbandwidth %d %.2f\n", t, peak_gflops(t, 0.5),
@@ -431,7 +436,8 @@ static void load_record(Record *rec, const char *path)
     for (int n = 1; fgets(line, sizeof line, f); n++)
         if (!add_line(rec, line)) {
             fclose(f);
-            cli_fail(CLI_TR("%s:%d: not a measurement record", "%s:%d: 不是测量记录"), path, n);
+            cli_fail(CLI_TR("%s:%d: not a measurement record", "%s:%d: 不是测量记录"), path,
+                     n);
         }
     fclose(f);
 }
@@ -465,7 +471,8 @@ static void measure_short(Record *rec)
         char variant[16];
         int s, causal, threads;
         sscanf(jobs[j], "%15s %d %d %d", variant, &s, &causal, &threads);
-        snprintf(cmd, sizeof cmd, "'%s' --bench %s --seq %d --dim 64 --threads %d%s --quick",
+        snprintf(cmd, sizeof cmd,
+                 "'%s' --bench %s --seq %d --dim 64 --threads %d%s --quick",
                  exe, variant, s, threads, causal ? " --causal" : "");
         FILE *p = popen(cmd, "r");
         if (!p || !fgets(line, sizeof line, p) || !add_line(rec, line))
@@ -497,12 +504,14 @@ static void goal(const char *what, const char *unit, int measured, double value,
 {
     if (!measured) {
         printf(CLI_TR("%-*s not measured here (make bench-attention)\n",
-                      "%-*s 这里没有测量（make bench-attention）\n"), CLI_W(46, what), what);
+                      "%-*s 这里没有测量（make bench-attention）\n"),
+               CLI_W(46, what), what);
         return;
     }
     int met = at_least ? value >= target : value < target;
     const char *verdict = met ? CLI_TR("met", "达到") : CLI_TR("MISSED", "未达到");
-    printf(CLI_TR("%-*s %6.2f%-1s target %s %g%s  %-*s", "%-*s %6.2f%-1s 目标 %s %g%s  %-*s"),
+    printf(CLI_TR("%-*s %6.2f%-1s target %s %g%s  %-*s",
+                  "%-*s %6.2f%-1s 目标 %s %g%s  %-*s"),
            CLI_W(46, what), what, value, unit, at_least ? ">=" : "<", target, unit,
            CLI_W(6, verdict), verdict);
     if (by_cpu > 0)
@@ -546,7 +555,8 @@ static void report(const char *path)
     for (int t = 1; t <= 2; t++)
         printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; "
                       "triad bandwidth: %.1f GB/s\n",
-                      "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；triad 带宽：%.1f GB/s\n"),
+                      "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；"
+                      "triad 带宽：%.1f GB/s\n"),
                t, t > 1 && !cli_zh() ? "s" : "", rec.peak[t], rec.bandwidth[t]);
     if (rec.torch_import_mib > 0)
         printf(CLI_TR("torch import alone: %.0f MiB resident\n",
@@ -581,7 +591,8 @@ static void report(const char *path)
          "x", st1 && to1,
          st1 && to1 ? to1->seconds / st1->seconds : 0, 2.0, 1, cpu_ratio(to1, st1));
     if (st1 && to1)
-        printf(CLI_TR("  PyTorch's faster way at this size: %s\n", "  这个规模下 PyTorch 较快的写法：%s\n"),
+        printf(CLI_TR("  PyTorch's faster way at this size: %s\n",
+                      "  这个规模下 PyTorch 较快的写法：%s\n"),
                to1->variant);
     goal(CLI_TR("stream vs OpenBLAS attention, s=4096, 1 thread",
                 "stream 比 OpenBLAS 的注意力，s=4096，1 个线程"), "x", st1 && bl1,
@@ -591,12 +602,14 @@ static void report(const char *path)
          st1 && st2 ? st1->seconds / st2->seconds : 0, 1.8, 1, 0);
     if (st1 && st2 && st1->cpu_seconds > 0 && st2->cpu_seconds > 0)
     {
-        const char *what = CLI_TR("  CPU time, 2 threads / 1 thread", "  CPU 时间，2 个线程 / 1 个线程");
+        const char *what = CLI_TR("  CPU time, 2 threads / 1 thread",
+                                  "  CPU 时间，2 个线程 / 1 个线程");
         printf(CLI_TR("%-*s %6.2f  (1.00: the threads add no work)\n",
                       "%-*s %6.2f  （1.00：线程没有增加工作量）\n"),
                CLI_W(46, what), what, st2->cpu_seconds / st1->cpu_seconds);
     }
-    goal(CLI_TR("stream, fraction of 1-thread peak, s=4096", "stream 占 1 个线程峰值的比例，s=4096"),
+    goal(CLI_TR("stream, fraction of 1-thread peak, s=4096",
+                "stream 占 1 个线程峰值的比例，s=4096"),
          "%", st1 != NULL,
          st1 ? 100.0 * st1->gflops / rec.peak[1] : 0, 40.0, 1,
          st1 && st1->cpu_seconds > 0 ? 100.0 * st1->gflops * st1->seconds
@@ -628,7 +641,8 @@ static void plot_data(const char *path)
     for (int i = 0; i < 5; i++) {
         const Run *r = find_run(&rec, variants[i], 4096, 0, 1);
         if (r)
-            printf("%g %g %s\n", useful_flops(4096, 64, 0) / bytes_moved(r->variant, 4096, 64, 0),
+            printf("%g %g %s\n",
+                   useful_flops(4096, 64, 0) / bytes_moved(r->variant, 4096, 64, 0),
                    gflops_idle(r), r->variant);
     }
     for (int i = 0; i < 5; i++) {
@@ -671,11 +685,13 @@ static void demo_accuracy(void)
     Rng rng;
     rng_seed(&rng, 1);
     printf(CLI_TR("## online softmax accuracy\n", "## 在线 Softmax 的精度\n"));
-    printf(CLI_TR("relative error of the normaliser l against long double, scores ~ N(0, 9)\n",
+    printf(CLI_TR("relative error of the normaliser l against long double, "
+                  "scores ~ N(0, 9)\n",
                   "归一化常数 l 相对 long double 结果的相对误差，得分 ~ N(0, 9)\n"));
     printf("%9s %13s %13s %13s %13s\n", "n",   /* a Chinese character: 3 bytes, 2 columns */
            CLI_TR("float 2-pass", "   float 两遍"), CLI_TR("float online", "   float 在线"),
-           CLI_TR("double 2-pass", "  double 两遍"), CLI_TR("double online", "  double 在线"));
+           CLI_TR("double 2-pass", "  double 两遍"),
+           CLI_TR("double online", "  double 在线"));
     for (int c = 0; c < 3; c++) {
         const int n = sizes[c];
         rng_fill_normal(&rng, x, n, 0.0, 3.0);
@@ -740,8 +756,10 @@ static void demo_against_book(void)
     Rng rng;
     rng_seed(&rng, 2);
     printf(CLI_TR("## against the book attention\n", "## 与本书的注意力对照\n"));
-    printf(CLI_TR("  s_q   s_k d_k d_v causal  max|stream - ch.2|       error bound  zero rows\n",
-                  "  s_q   s_k d_k d_v   因果   max|流式 - 第2章|             误差界     全零行\n"));
+    printf(CLI_TR("  s_q   s_k d_k d_v causal  max|stream - ch.2|"
+                  "       error bound  zero rows\n",
+                  "  s_q   s_k d_k d_v   因果   max|流式 - 第2章|"
+                  "             误差界     全零行\n"));
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const int s_q = cases[c][0], s_k = cases[c][1], d_k = cases[c][2];
         const int d_v = cases[c][3], causal = cases[c][4];
@@ -791,10 +809,12 @@ static void demo_kv_cache(void)
             diff = fmax(diff, fabs((double)out[e] - full[t * D + e]));
     }
     printf(CLI_TR("## key-value cache\n", "## 键值缓存\n"));
-    printf(CLI_TR("%d decoding steps, d = %d: max |cached step - causal attention row| = %.2e\n",
+    printf(CLI_TR("%d decoding steps, d = %d: "
+                  "max |cached step - causal attention row| = %.2e\n",
                   "解码 %d 步，d = %d：max |缓存的一步 - 因果注意力的一行| = %.2e\n"),
            T, D, diff);
-    printf(CLI_TR("cache memory after %d steps: %zu bytes (keys and values, 2 t d floats)\n\n",
+    printf(CLI_TR("cache memory after %d steps: %zu bytes "
+                  "(keys and values, 2 t d floats)\n\n",
                   "%d 步之后缓存占 %zu 字节（键和值，2 t d 个 float）\n\n"),
            T, (size_t)2 * T * D * sizeof(float));
     kv_free(&cache);

@@ -65,7 +65,8 @@ static void help_entry(FILE *out, const char *left, const char *text)
             fputc('\n', out);
             len = 0;
         }
-        fprintf(out, "%*s%.*s\n", WIDTH + 1 - len, "", nl ? (int)(nl - line) : (int)strlen(line),
+        fprintf(out, "%*s%.*s\n", WIDTH + 1 - len, "",
+                nl ? (int)(nl - line) : (int)strlen(line),
                 line);
         len = 0;
         line = nl ? nl + 1 : NULL;
@@ -94,9 +95,10 @@ void cli_help(const CliProgram *p, FILE *out)
                  o->arg ? o->arg : "");
         help_entry(out, left, CLI_TR(o->en, o->zh));
     }
-    help_entry(out, "--lang zh|en", CLI_TR("the language of help and messages (default: from\n"
-                                           "LC_ALL, LC_MESSAGES or LANG)",
-                                           "帮助和信息的语言（默认按 LC_ALL、LC_MESSAGES、LANG）"));
+    help_entry(out, "--lang zh|en",
+               CLI_TR("the language of help and messages (default: from\n"
+                      "LC_ALL, LC_MESSAGES or LANG)",
+                      "帮助和信息的语言（默认按 LC_ALL、LC_MESSAGES、LANG）"));
     help_entry(out, "--help", CLI_TR("print this message", "打印本说明"));
 }
 

@@ -17,7 +17,8 @@ typedef enum {
 typedef struct {
     const char *name;   /* the long option without its dashes: "scale" */
     CliKind kind;
-    const char *arg;    /* the value's name in --help ("FILE", "ROWS COLS"), or the choices */
+    const char *arg;    /* the value's name in --help ("FILE", "ROWS COLS"), or
+                           the choices */
     void *value;        /* where the value goes; its type is given by kind */
     double lo, hi;      /* CLI_LONG, CLI_DOUBLE, CLI_LONG_PAIR: the accepted range */
     int mode;           /* the mode the option selects, or 0 */
@@ -39,7 +40,8 @@ typedef struct {
 int cli_parse(const CliProgram *p, int argc, char **argv);  /* the mode; exits on error */
 int cli_given(const char *name);        /* times --name was given */
 int cli_options_given(void);            /* times any option of the table was given */
-void cli_range(const char *option, long v, long lo, long hi);  /* fail unless lo <= v <= hi */
+/* fail unless lo <= v <= hi */
+void cli_range(const char *option, long v, long lo, long hi);
 void cli_help(const CliProgram *p, FILE *out);
 /* Print text (one line, no newline) in Chinese if a template of table[n][2]
    = { English, Chinese } matches it; each %s stands for any stretch of text.

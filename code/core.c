@@ -200,11 +200,13 @@ static int read_header(Reader *rd, Matrix *m)
             return fail(rd, CLI_TR("header must be 'ROWS COLS' (two whole numbers)",
                             "表头应为“行数 列数”（两个整数）"));
         if (errno != ERANGE && dims[i] <= 0)
-            return fail(rd, CLI_TR("ROWS and COLS must be positive", "行数和列数必须是正数"));
+            return fail(rd, CLI_TR("ROWS and COLS must be positive",
+                                   "行数和列数必须是正数"));
         if (errno == ERANGE || dims[i] > MAT_MAX_ENTRIES)
             return fail(rd, CLI_TR("%s is too large (at most %ld entries)",
                                    "%s太大（至多 %ld 个元素）"),
-                        i ? CLI_TR("COLS", "列数") : CLI_TR("ROWS", "行数"), MAT_MAX_ENTRIES);
+                        i ? CLI_TR("COLS", "列数") : CLI_TR("ROWS", "行数"),
+                        MAT_MAX_ENTRIES);
         p = end;
     }
     if (!blank_or_comment(p))
@@ -249,7 +251,8 @@ static int read_row(Reader *rd, Matrix *m, int i)
         p = end;
     }
     if (j != m->cols)
-        return fail(rd, CLI_TR("expected %d numbers, found %d", "应有 %d 个数，实际有 %d 个"),
+        return fail(rd, CLI_TR("expected %d numbers, found %d",
+                               "应有 %d 个数，实际有 %d 个"),
                     m->cols, j);
     return 0;
 }

@@ -11,9 +11,12 @@ typedef struct {
     double *data;           /* rows*cols entries, row-major */
 } Matrix;
 
-Matrix mat_new(int rows, int cols);   /* zero-filled; exits with status 1 if out of memory */
-void mat_free(Matrix *m);             /* frees the data and zeroes *m; safe on a zeroed Matrix */
-void *xcalloc(size_t count, size_t size);  /* zero-filled; exits with status 1 if out of memory */
+/* zero-filled; exits with status 1 if out of memory */
+Matrix mat_new(int rows, int cols);
+/* frees the data and zeroes *m; safe on a zeroed Matrix */
+void mat_free(Matrix *m);
+/* zero-filled; exits with status 1 if out of memory */
+void *xcalloc(size_t count, size_t size);
 
 #define MAT_MAX_ENTRIES (1L << 26)     /* 64 Mi entries, 512 MiB: larger is refused */
 int mat_read(const char *path, Matrix *m, char *err, size_t errlen);

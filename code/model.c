@@ -33,7 +33,8 @@ static double now_ms(void)
 const char *model_config_check(const TransformerConfig *c)
 {
     if (c->vocab < 3)
-        return CLI_TR("vocab must be at least 3 (PAD, BOS, EOS)", "vocab 至少是 3（PAD、BOS、EOS）");
+        return CLI_TR("vocab must be at least 3 (PAD, BOS, EOS)",
+                      "vocab 至少是 3（PAD、BOS、EOS）");
     if (c->d_model < 2 || c->d_model % 2)
         return CLI_TR("d_model must be even and >= 2", "d_model 必须是偶数，且 >= 2");
     if (c->heads < 1 || c->d_model % c->heads)
@@ -579,9 +580,12 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
     HeadJob j = { a->q, a->k, a->v, a->concat, a->w, NULL, h, sq, sk, d, d / h,
                   kappa_of(m), c->kvt, c->dconcat, c->dq, c->dk, c->dv, c->dscore };
     PROF(PROF_ATTN, par_for(B * h, head_backward, &j));
-    linear_backward_fast(dxq, 1, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d, c->work);
-    linear_backward_fast(dxkv, 1, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d, c->work);
-    linear_backward_fast(dxkv, 1, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d, c->work);
+    linear_backward_fast(dxq, 1, g->w_q, g->b_q, c->dq, a->xq, p->w_q, B * sq, d, d,
+                         c->work);
+    linear_backward_fast(dxkv, 1, g->w_k, g->b_k, c->dk, a->xkv, p->w_k, B * sk, d, d,
+                         c->work);
+    linear_backward_fast(dxkv, 1, g->w_v, g->b_v, c->dv, a->xkv, p->w_v, B * sk, d, d,
+                         c->work);
 }
 
 /* The FFN, eq. (2) of the paper: f = max(0, u W1 + b1) W2 + b2. */
@@ -682,7 +686,8 @@ static void sub_back_end(Model *m, const SubCache *s, const NormBlock *nb,
             dx[i] += du[i];
     } else {
         LayerNorm ln = model_norm(m, nb), g = model_norm(m, gb);
-        PROF(PROF_NORM, layernorm_backward(&ln, &g, dx, du, s->x, s->mean_u, s->rstd_u, rows));
+        PROF(PROF_NORM, layernorm_backward(&ln, &g, dx, du, s->x, s->mean_u, s->rstd_u,
+                                           rows));
     }
 }
 
@@ -767,7 +772,8 @@ static const double *decode_pass(Model *m, const double *memory, const int *tgt_
         attn_forward(m, &p->self, &e->self, e->sub[0].f, u, u, B, T, T, c->self_mask);
         sub_end(m, &e->sub[0], &p->norm1, rows, train);
         u = sub_begin(m, &e->sub[1], &p->norm2, e->sub[0].y, rows);
-        attn_forward(m, &p->cross, &e->cross, e->sub[1].f, u, memory, B, T, S, c->cross_mask);
+        attn_forward(m, &p->cross, &e->cross, e->sub[1].f, u, memory, B, T, S,
+                     c->cross_mask);
         sub_end(m, &e->sub[1], &p->norm2, rows, train);
         u = sub_begin(m, &e->sub[2], &p->norm3, e->sub[1].y, rows);
         ffn_fwd(m, &p->ffn, e->sub[2].f, e->h, u, rows);
@@ -904,7 +910,8 @@ static void final_norm_backward(Model *m, const NormBlock *p, const NormBlock *g
 void model_backward(Model *m)
 {
     ModelCache *c = m->cache;
-    int B = c->B, S = c->S, T = c->T, V = m->cfg.vocab, d = m->cfg.d_model, L = m->cfg.layers;
+    int B = c->B, S = c->S, T = c->T, V = m->cfg.vocab, d = m->cfg.d_model,
+        L = m->cfg.layers;
     size_t rt = (size_t)B * T, rs = (size_t)B * S;
     double eps = m->cfg.smoothing, inv_n = c->tokens ? 1.0 / c->tokens : 0.0;
     double *dy = c->dy, *dx = c->dx, *t;
@@ -913,7 +920,8 @@ void model_backward(Model *m)
         int y_r = c->tgt_out[r];
         for (int k = 0; k < V; k++) {
             double q = eps / V + (k == y_r ? 1.0 - eps : 0.0);
-            c->dlogits[r * V + k] = y_r == TOK_PAD ? 0.0 : (c->probs[r * V + k] - q) * inv_n;
+            c->dlogits[r * V + k] = y_r == TOK_PAD ? 0.0
+                                                   : (c->probs[r * V + k] - q) * inv_n;
         }
     });
     const double *y = m->cfg.norm == PRE_NORM ? c->dec_final.y : c->dec[L - 1].sub[2].y;
@@ -1255,7 +1263,8 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
         model_free(&n);
         snprintf(err, errlen, CLI_TR("%s: %s", "%s：%s"), path,
                  bad ? CLI_TR("truncated checkpoint", "检查点被截断")
-                     : CLI_TR("trailing bytes after the checkpoint", "检查点之后还有多余的字节"));
+                     : CLI_TR("trailing bytes after the checkpoint",
+                              "检查点之后还有多余的字节"));
         return -1;
     }
     sum = fnv1a64(sum, tail, 32);

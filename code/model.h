@@ -30,7 +30,10 @@ const char *model_config_check(const TransformerConfig *c);
 typedef struct { double *w_q, *b_q, *w_k, *b_k, *w_v, *b_v, *w_o, *b_o; } AttnBlock;
 typedef struct { double *gamma, *beta; } NormBlock;
 typedef struct { double *w1, *b1, *w2, *b2; } FfnBlock;
-typedef struct { AttnBlock self; NormBlock norm1; FfnBlock ffn; NormBlock norm2; } EncoderBlock;
+typedef struct {
+    AttnBlock self; NormBlock norm1; FfnBlock ffn; NormBlock norm2;
+} EncoderBlock;
+
 typedef struct {
     AttnBlock self; NormBlock norm1;
     AttnBlock cross; NormBlock norm2;

@@ -199,3 +199,28 @@ def test_no_quoted_code_spans_a_line_break():
                 found.append('%s:%d: %r' % (os.path.relpath(path, TOP),
                                             text.count('\n', 0, m.start()) + 1, m.group(0)))
     assert not found, 'a [[quote]] across lines (join it):\n' + '\n'.join(found)
+
+
+def test_code_lines_fit_the_page():
+    """A code line of the book is at most 92 columns wide (a Chinese
+    character takes two): that is what fits between the code's indent and
+    the right margin; a longer line runs into the margin of the PDF."""
+    import glob
+    import unicodedata
+
+    def width(s):
+        return sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in s.expandtabs(8))
+    found = []
+    for path in sorted(glob.glob(os.path.join(TOP, 'chapters', '*.nw'))):
+        in_code = False
+        with open(path, encoding='utf-8') as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip('\n')
+                if re.match(r'^<<.*>>=\s*$', line):
+                    in_code = True
+                elif line == '@' or line.startswith('@ '):
+                    in_code = False
+                elif in_code and width(line) > 92:
+                    found.append('%s:%d: %d columns' % (os.path.relpath(path, TOP), n,
+                                                        width(line)))
+    assert not found, 'code lines wider than the page (92 columns):\n' + '\n'.join(found[:20])
