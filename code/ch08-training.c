@@ -515,7 +515,7 @@ static void bench(Model *m, const Options *o)
     }
     qsort(ms, (size_t)o->bench, sizeof *ms, compare_doubles);
     printf(CLI_TR("%.4f ms per training step (median of %ld; fastest %.4f ms)\n",
-                  "%.4f 毫秒每步训练（%ld 步的中位数；最快 %.4f 毫秒）\n"),
+                  "每步训练 %.4f 毫秒（%ld 步的中位数；最快 %.4f 毫秒）\n"),
            ms[o->bench / 2], o->bench, ms[0]);
     if (o->profile)
         print_profile(o->bench);
