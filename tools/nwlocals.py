@@ -30,8 +30,9 @@ drops the uses inside strings, character constants and comments, and
 those in the [[quoted]] code of the text that are part of a file name or
 a command (`attention.h`, `build/bin/ch02-attention`), and the uses of
 another file's static (Chapter 4's parameter `words` is not Chapter 6's
-static array); and it links each use of a file's own identifier to that
-file's definition.
+static array); it links each use of a file's own identifier to that
+file's definition; and it makes a line break inside a [[quote]] a space
+(noweb's LaTeX back end would force a line break there).
 
     markup ... | autodefs.c | nwlocals.py | finduses | nwlocals.py uses | noidx
 """
@@ -246,6 +247,11 @@ def filter_uses(lines):
         elif line.startswith('@endquote'):
             quote = None
         elif line.startswith('@nl'):
+            if quote is not None and n is None:
+                # a [[quote]] across a line break of the source: a space,
+                # as in the HTML; totex would force a line break there
+                out.append('@text  \n')
+                continue
             code_line = ''
             if state in ('line', 'str', 'chr'):
                 state = 'code'
