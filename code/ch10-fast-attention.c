@@ -539,7 +539,7 @@ static const char *const record_notes[][2] = {
     { "load: %s (1-minute load average when the measurement began)",
       "负载：%s（测量开始时的一分钟平均负载）" },
     { "openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)",
-      "OpenBLAS：计算核 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
+      "OpenBLAS：处理器类型 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
     { "torch-blas: %s", "PyTorch 的 BLAS：%s" },
 };
 
