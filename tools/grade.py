@@ -1244,10 +1244,24 @@ def shape_of(b):
     raise ValueError('bad shape %r' % b[:40])
 
 
+# A check's label may give its Chinese after "|zh:": "the returned lse|zh:返回的 lse".
+ZH_LABEL = '|zh:'
+
+
+def label_languages(what):
+    """(English, Chinese) of a check's label; one label serves both when it
+    has no Chinese of its own (a variable's name, an expression)."""
+    en, sep, zh = what.partition(ZH_LABEL)
+    return en, (zh if sep else en)
+
+
 def index_label(what, shape, k):
     if len(shape) == 2:
-        return '%s[%d][%d]' % (what, k // max(shape[1], 1), k % max(shape[1], 1))
-    return '%s[%d]' % (what, k) if shape[0] != 1 else what
+        index = '[%d][%d]' % (k // max(shape[1], 1), k % max(shape[1], 1))
+    else:
+        index = '[%d]' % k if shape[0] != 1 else ''
+    en, sep, zh = what.partition(ZH_LABEL)
+    return en + index + (sep + zh + index if sep else '')
 
 
 def judge(student, reference):
@@ -1454,20 +1468,23 @@ def explain(ex, check, outcome, built, lang):
     elif r == 'wrong' and ex.kind == 'answers':
         # a numeric answer: right or wrong, never the expected value
         v = outcome['verdict']
+        what_en, what_zh = label_languages(v.get('what', ''))
         lines += L('%s: not right (a number within the tolerance of the answer was expected)'
-                   % v.get('what', 'the answer'),
-                   '%s：不正确（答案应在容差范围内）' % v.get('what', '答案'))
+                   % (what_en or 'the answer'),
+                   '%s：不正确（答案应在容差范围内）' % (what_zh or '答案'))
     elif r == 'wrong':
         v = outcome['verdict']
         kind = v.get('kind')
+        what_en, what_zh = label_languages(v.get('what') or '')
         if kind == 'structure':
+            got_en, got_zh = label_languages(v.get('got_what', ''))
             lines += L('the check expected %s next, but your run produced %s %s: it did not '
-                       'run the check as written' % (v.get('what') or 'a value', v.get('got_kind'),
-                                                    v.get('got_what', '')),
+                       'run the check as written' % (what_en or 'a value', v.get('got_kind'),
+                                                    got_en),
                        '检查此处应得到 %s，你的程序却给出了 %s %s：它没有按检查的写法运行'
-                       % (v.get('what') or '一个值', v.get('got_kind'), v.get('got_what', '')))
+                       % (what_zh or '一个值', v.get('got_kind'), got_zh))
         elif kind in ('value', 'int', 'changed'):
-            what, exp, act = v.get('what', '?'), fmt_num(v.get('expected')), fmt_num(v.get('actual'))
+            exp, act = fmt_num(v.get('expected')), fmt_num(v.get('actual'))
             if kind == 'value':
                 a, rt = v.get('atol', 0), v.get('rtol', 0)
                 if a == 0 and rt == 0:
@@ -1475,18 +1492,19 @@ def explain(ex, check, outcome, built, lang):
                 else:
                     tol_en = 'tolerance %s + %s*|expected|' % (fmt_num(a), fmt_num(rt))
                     tol_zh = '容差 %s + %s*|期望值|' % (fmt_num(a), fmt_num(rt))
-                lines += L('%s: expected %s, got %s (%s)' % (what, exp, act, tol_en),
-                           '%s：期望 %s，实际得到 %s（%s）' % (what, exp, act, tol_zh))
+                lines += L('%s: expected %s, got %s (%s)' % (what_en, exp, act, tol_en),
+                           '%s：期望 %s，实际得到 %s（%s）' % (what_zh, exp, act, tol_zh))
                 if act == 'nan':
                     lines += L('nan: this entry was never written, or came from inf - inf or 0/0',
                                'nan：这个位置从未被写入，或者来自 inf - inf、0/0 之类的运算')
             elif kind == 'int':
-                lines += L('%s: expected %s, got %s' % (what, exp, act),
-                           '%s：期望 %s，实际得到 %s' % (what, exp, act))
+                lines += L('%s: expected %s, got %s' % (what_en, exp, act),
+                           '%s：期望 %s，实际得到 %s' % (what_zh, exp, act))
             else:
                 lines += L('%s was changed: it was %s, now %s (inputs must stay as they were)'
-                           % (what, exp, act),
-                           '%s 被修改了：原来是 %s，现在是 %s（输入必须保持不变）' % (what, exp, act))
+                           % (what_en, exp, act),
+                           '%s 被修改了：原来是 %s，现在是 %s（输入必须保持不变）'
+                           % (what_zh, exp, act))
         else:
             lines += L(v.get('en', 'failed'), v.get('zh', '失败'))
     elif r == 'cpu-limit':

@@ -8,7 +8,7 @@
 CHECK(contiguous_layers)
 {
     long n = 1000, k = 5;
-    expect_int("(a) layers of contiguous convolution", answer_contiguous_layers(),
+    expect_int("(a) layers of contiguous convolution|zh:（a）连续卷积的层数", answer_contiguous_layers(),
                (n - 1 + k - 2) / (k - 1));
 }
 
@@ -17,11 +17,11 @@ CHECK(dilated_layers)
     long n = 1000, k = 5, reach = 0, layers = 0;
     for (long dil = 1; reach < n - 1; dil *= k, layers++)
         reach += (k - 1) * dil;
-    expect_int("(b) layers of dilated convolution", answer_dilated_layers(), layers);
+    expect_int("(b) layers of dilated convolution|zh:（b）空洞卷积的层数", answer_dilated_layers(), layers);
 }
 
 CHECK(equal_cost_length)
 {
     long k = 5, d = 512;
-    expect_int("(c) n with n^2 d = k n d^2", answer_equal_cost_n(), k * d);
+    expect_int("(c) n with n^2 d = k n d^2|zh:（c）满足 n^2 d = k n d^2 的 n", answer_equal_cost_n(), k * d);
 }

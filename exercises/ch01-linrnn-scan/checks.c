@@ -48,7 +48,7 @@ static void compare(int n, int d_in, int d, unsigned long seed)
     double *xx = grade_copy(x, (size_t)n * d_in);
     int rounds = linrnn_scan(h, xx, a, bm, n, d_in, d, work);
     expect_matrix("h", h, want, n, d);
-    expect_int("the number of rounds", rounds, ceil_log2(n));
+    expect_int("the number of rounds|zh:轮数", rounds, ceil_log2(n));
     expect_same("x", xx, x, (size_t)n * d_in);
 }
 
@@ -60,7 +60,7 @@ CHECK(scalar_by_hand)
     double *h = grade_doubles(5), *work = grade_doubles(5 + 2);
     int rounds = linrnn_scan(h, grade_copy(x, 5), grade_copy(a, 1), grade_copy(bm, 1), 5, 1, 1, work);
     expect_doubles("h", h, want, 5);
-    expect_int("the number of rounds for n = 5", rounds, 3);
+    expect_int("the number of rounds for n = 5|zh:n = 5 时的轮数", rounds, 3);
 }
 
 CHECK(rounds_are_ceil_log2_n)

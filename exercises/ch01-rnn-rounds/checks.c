@@ -79,7 +79,7 @@ CHECK(one_position)
 {
     /* n = 1: round 1 computes h_1 = tanh(x_1 U + b) exactly */
     double x[2] = { 0.3, -0.7 }, w[1] = { 0.5 }, u[2] = { 1, 2 }, b[1] = { 0.1 };
-    expect_int("rounds for n = 1", call(x, w, u, b, 1, 2, 1, 0.0), 1);
+    expect_int("rounds for n = 1|zh:n = 1 时的轮数", call(x, w, u, b, 1, 2, 1, 0.0), 1);
 }
 
 CHECK(three_positions_by_hand)
@@ -88,9 +88,9 @@ CHECK(three_positions_by_hand)
        = (0.762, 0.642, 0.566).  Round 1 gives (0.762, 0, 0): off by 0.642; round 2
        (0.762, 0.642, 0): off by 0.566; round 3 is exact. */
     double x[3] = { 1, 0, 0 }, w[1] = { 1 }, u[1] = { 1 }, b[1] = { 0 };
-    expect_int("rounds for tol = 0.6", call(x, w, u, b, 3, 1, 1, 0.6), 2);
-    expect_int("rounds for tol = 0.65", call(x, w, u, b, 3, 1, 1, 0.65), 1);
-    expect_int("rounds for tol = 0.1", call(x, w, u, b, 3, 1, 1, 0.1), 3);
+    expect_int("rounds for tol = 0.6|zh:tol = 0.6 时的轮数", call(x, w, u, b, 3, 1, 1, 0.6), 2);
+    expect_int("rounds for tol = 0.65|zh:tol = 0.65 时的轮数", call(x, w, u, b, 3, 1, 1, 0.65), 1);
+    expect_int("rounds for tol = 0.1|zh:tol = 0.1 时的轮数", call(x, w, u, b, 3, 1, 1, 0.1), 3);
 }
 
 CHECK(small_weights_converge_fast)

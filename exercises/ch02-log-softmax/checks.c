@@ -64,7 +64,7 @@ CHECK(in_place)
     naive(want, x, 4);
     double *xy = grade_copy(x, 4);
     log_softmax(xy, xy, 4);
-    expect_doubles("y (computed in place)", xy, want, 4);
+    expect_doubles("y (computed in place)|zh:y（原地计算）", xy, want, 4);
 }
 
 /* BEGIN HIDDEN */

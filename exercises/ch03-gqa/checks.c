@@ -48,7 +48,7 @@ static void compare(int s_q, int s_k, int h, int g, int d_k, unsigned long seed)
     double *work = grade_doubles((size_t)(2 * s_q + 2 * s_k) * d_k);
     double *qq = grade_copy(q, nq), *kk = grade_copy(k, nk), *vv = grade_copy(v, nk);
     gqa_attention(out, w, work, qq, kk, vv, s_q, s_k, h, g, d_k);
-    expect_doubles("w (h x s_q x s_k, head order)", w, want_w, nw);
+    expect_doubles("w (h x s_q x s_k, head order)|zh:w（h x s_q x s_k，按头的顺序）", w, want_w, nw);
     expect_matrix("out", out, want, s_q, h * d_k);
     expect_same("q", qq, q, nq);
     expect_same("k", kk, k, nk);

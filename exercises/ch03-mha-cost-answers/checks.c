@@ -9,14 +9,14 @@
 CHECK(parameters)
 {
     long long d = 1024;
-    expect_int("(a) parameters of one multi-head attention layer",
+    expect_int("(a) parameters of one multi-head attention layer|zh:（a）一层多头注意力的参数个数",
                answer_mha_params(), 4 * d * d + 4 * d);
 }
 
 CHECK(multiply_adds)
 {
     long long d = 1024, h = 16, d_k = d / h, s_q = 1000, s_k = 1000;
-    expect_int("(b) multiply-adds of self-attention over 1000 positions",
+    expect_int("(b) multiply-adds of self-attention over 1000 positions|zh:（b）1000 个位置上自注意力的乘加次数",
                answer_mha_multiply_adds(),
                2 * (s_q + s_k) * d * d + h * 2 * s_q * s_k * d_k);
 }

@@ -29,13 +29,13 @@ CHECK(square_mask_formula)
 
 CHECK(end_aligned_3_by_8)
 {
-    expect_int("(b) ones, s_Q = 3, s_K = 8, end-aligned", answer_end_aligned_ones(),
+    expect_int("(b) ones, s_Q = 3, s_K = 8, end-aligned|zh:（b）1 的个数，s_Q = 3，s_K = 8，右下对齐", answer_end_aligned_ones(),
                count_ones(3, 8, 8 - 3));
 }
 
 CHECK(top_left_3_by_8)
 {
-    expect_int("(c) ones, s_Q = 3, s_K = 8, top-left (is_causal=True)",
+    expect_int("(c) ones, s_Q = 3, s_K = 8, top-left (is_causal=True)|zh:（c）1 的个数，s_Q = 3，s_K = 8，左上对齐（is_causal=True）",
                answer_top_left_ones(), count_ones(3, 8, 0));
 }
 

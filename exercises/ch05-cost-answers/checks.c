@@ -11,14 +11,14 @@ enum { D = 1024, DFF = 4096 };
 CHECK(ffn_parameters)
 {
     long long d = D, dff = DFF;
-    expect_int("(a) parameters of one feed-forward network", answer_ffn_params(),
+    expect_int("(a) parameters of one feed-forward network|zh:（a）一个前馈网络的参数个数", answer_ffn_params(),
                d * dff + dff + dff * d + d);
 }
 
 CHECK(attention_parameters)
 {
     long long d = D;
-    expect_int("(b) parameters of one multi-head attention layer",
+    expect_int("(b) parameters of one multi-head attention layer|zh:（b）一层多头注意力的参数个数",
                answer_attention_params(), 4 * (d * d + d));
 }
 
@@ -30,6 +30,6 @@ CHECK(crossover_length)
         s++;
     expect_true(4 * d * d + 2 * s * d == 2 * d * dff, "grader: no exact crossover",
                 "评分程序：没有恰好相等的长度");
-    expect_int("(c) s at which attention costs as much per position as the network",
+    expect_int("(c) s at which attention costs as much per position as the network|zh:（c）注意力每个位置的开销与前馈网络相等时的 s",
                answer_crossover_length(), s);
 }

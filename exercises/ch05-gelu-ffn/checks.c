@@ -167,6 +167,6 @@ CHECK(negative_preactivations)
     for (int i = 0; i < N * D; i++)
         expect_near("dx", dx[i], central(x, i, p, x, G));
     for (int i = 0; i < NP; i++)
-        expect_near("parameter gradient", gp[i], central(p, i, p, x, G));
+        expect_near("parameter gradient|zh:参数的梯度", gp[i], central(p, i, p, x, G));
 }
 /* END HIDDEN */

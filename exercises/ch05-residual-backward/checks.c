@@ -169,13 +169,13 @@ CHECK(pre_norm_zero_weights_by_hand)
     LayerNorm ln = { 3, NULL, NULL, LAYERNORM_EPS };
     residual_ffn_backward(&f, &g, &ln, PRE_NORM, dx, grade_copy(dy, 6), grade_copy(x, 6), 2);
     double want_dx[6] = { 1.5, 2.5, 3.5, 4.5, 5.5, 6.5 };
-    expect_matrix("dx (started at 0.5)", dx, want_dx, 2, 3);
+    expect_matrix("dx (started at 0.5)|zh:dx（初值 0.5）", dx, want_dx, 2, 3);
     double want_b2[3] = { 5.5, 7.5, 9.5 }, want_w2[6] = { 3, 4, 5, 0.5, 0.5, 0.5 };
-    expect_doubles("g->b2 (started at 0.5)", g.b2, want_b2, 3);
-    expect_matrix("g->w2 (started at 0.5)", g.w2, want_w2, 2, 3);
+    expect_doubles("g->b2 (started at 0.5)|zh:g->b2（初值 0.5）", g.b2, want_b2, 3);
+    expect_matrix("g->w2 (started at 0.5)|zh:g->w2（初值 0.5）", g.w2, want_w2, 2, 3);
     double want_w1[6] = { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 }, want_b1[2] = { 0.5, 0.5 };
-    expect_matrix("g->w1 (started at 0.5)", g.w1, want_w1, 3, 2);
-    expect_doubles("g->b1 (started at 0.5)", g.b1, want_b1, 2);
+    expect_matrix("g->w1 (started at 0.5)|zh:g->w1（初值 0.5）", g.w1, want_w1, 3, 2);
+    expect_doubles("g->b1 (started at 0.5)|zh:g->b1（初值 0.5）", g.b1, want_b1, 2);
 }
 
 CHECK(post_norm_two_entries_by_hand)
@@ -201,8 +201,8 @@ CHECK(post_norm_two_entries_by_hand)
     residual_ffn_backward(&f, &g, &ln, POST_NORM, dx, grade_copy(dy, 2), grade_copy(x, 2), 1);
     double r = 1 / (2 * sqrt(2.0));
     double want[2] = { 0.5 + r, 0.5 - r };
-    expect_doubles("dx, eps = 0.25 (started at 0.5)", dx, want, 2);
-    expect_doubles("g->b2, eps = 0.25 (started at 0.5)", g.b2, want, 2);
+    expect_doubles("dx, eps = 0.25 (started at 0.5)|zh:dx，eps = 0.25（初值 0.5）", dx, want, 2);
+    expect_doubles("g->b2, eps = 0.25 (started at 0.5)|zh:g->b2，eps = 0.25（初值 0.5）", g.b2, want, 2);
 }
 
 CHECK(post_norm_dx)

@@ -95,13 +95,13 @@ CHECK(zero_weights_pre_norm_by_hand)
     double x[8] = { 1, 3, 1, 3, 0, 0, 0, 4 };
     double *y = grade_doubles(8);
     encoder_stack_forward(l, 2, NULL, y, grade_copy(x, 8), 2, NULL, PRE_NORM, work_for(&s));
-    expect_matrix("y, no final norm (= x)", y, x, 2, 4);
+    expect_matrix("y, no final norm (= x)|zh:y，不做最后的归一化（= x）", y, x, 2, 4);
     LayerNorm final = { 4, NULL, NULL, LAYERNORM_EPS };
     double a = 1 / sqrt(1 + LAYERNORM_EPS), b = 1 / sqrt(3 + LAYERNORM_EPS);
     double want[8] = { -a, a, -a, a, -b, -b, -b, 3 * b };
     y = grade_doubles(8);
     encoder_stack_forward(l, 2, &final, y, grade_copy(x, 8), 2, NULL, PRE_NORM, work_for(&s));
-    expect_matrix("y, with the final norm", y, want, 2, 4);
+    expect_matrix("y, with the final norm|zh:y，做最后的归一化", y, want, 2, 4);
 }
 
 CHECK(one_layer_is_the_layer)

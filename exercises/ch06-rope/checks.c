@@ -24,7 +24,7 @@ static void compare(int n, int d, int offset, unsigned long seed)
     reference(want, x, n, d, offset);
     double *y = grade_copy(x, nd);
     rope_forward(y, n, d, offset);
-    expect_matrix("x after rope_forward", y, want, n, d);
+    expect_matrix("x after rope_forward|zh:rope_forward 之后的 x", y, want, n, d);
 }
 
 CHECK(position_zero_is_unchanged)
@@ -114,7 +114,7 @@ CHECK(offset_shifts_rows)
     reference(want, x, 3, D, 2);
     rope_forward(a, 3, D, 2);
     rope_forward(b, 5, D, 0);
-    expect_matrix("rows with offset 2", a, want, 3, D);
-    expect_matrix("rows 2..4 with offset 0", b + 2 * D, a, 3, D);
+    expect_matrix("rows with offset 2|zh:各行，offset 为 2", a, want, 3, D);
+    expect_matrix("rows 2..4 with offset 0|zh:第 2..4 行，offset 为 0", b + 2 * D, a, 3, D);
 }
 /* END HIDDEN */

@@ -14,13 +14,13 @@ static long double wavelength(int i)
 
 CHECK(shortest_wavelength)
 {
-    expect_near("(a) wavelength of pair i = 0", answer_shortest_wavelength(),
+    expect_near("(a) wavelength of pair i = 0|zh:（a）第 i = 0 对的波长", answer_shortest_wavelength(),
                 (double)wavelength(0));
 }
 
 CHECK(longest_wavelength)
 {
-    expect_near("(b) wavelength of pair i = 255", answer_longest_wavelength(),
+    expect_near("(b) wavelength of pair i = 255|zh:（b）第 i = 255 对的波长", answer_longest_wavelength(),
                 (double)wavelength(255));
 }
 

@@ -98,7 +98,7 @@ CHECK(linear_time_for_a_million_keys)
     double *p = grade_doubles(N);
     for (int j = 0; j < N; j++)
         p[j] = 1.0 / N;
-    expect_near("||J||_F for 2^21 uniform keys", softmax_jacobian_frobenius(p, N),
+    expect_near("||J||_F for 2^21 uniform keys|zh:2^21 个均匀的键时的 ||J||_F", softmax_jacobian_frobenius(p, N),
                 sqrt((double)N - 1) / N);
 }
 

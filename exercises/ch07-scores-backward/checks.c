@@ -68,7 +68,7 @@ CHECK(matches_finite_differences)
             for (int j = 0; j < 4; j++)
                 l[s] += dx[j] * 0.8 * (qq[0] * k[3 * j] + qq[1] * k[3 * j + 1] + qq[2] * k[3 * j + 2]);
         }
-        expect_near_tol("dq (against central differences)", dq[c], (l[0] - l[1]) / 2e-3, 1e-10, 1e-9);
+        expect_near_tol("dq (against central differences)|zh:dq（与中心差分对照）", dq[c], (l[0] - l[1]) / 2e-3, 1e-10, 1e-9);
     }
 }
 
@@ -88,6 +88,6 @@ CHECK(kappa_zero_gives_zero)
     double dx[3] = { 1, 2, 3 }, k[6] = { 1, 1, 1, 1, 1, 1 }, zero[2] = { 0, 0 };
     double *dq = grade_doubles(2);
     scores_backward_query(dq, grade_copy(dx, 3), grade_copy(k, 6), 3, 2, 0.0);
-    expect_doubles("dq for kappa = 0", dq, zero, 2);
+    expect_doubles("dq for kappa = 0|zh:kappa = 0 时的 dq", dq, zero, 2);
 }
 /* END HIDDEN */

@@ -42,22 +42,22 @@ CHECK(two_scores_by_hand)
 {
     /* x = (0, 1): the weight of x_2 is 1 / (1 + e^(-1/T)) = t, so T = 1 / log(t / (1 - t)) */
     double x[2] = { 0, 1 };
-    expect_near("T for target 0.9", call(x, 2, 0.9), 1 / log(9.0));
-    expect_near("T for target 0.6", call(x, 2, 0.6), 1 / log(1.5));
+    expect_near("T for target 0.9|zh:目标为 0.9 时的 T", call(x, 2, 0.9), 1 / log(9.0));
+    expect_near("T for target 0.6|zh:目标为 0.6 时的 T", call(x, 2, 0.6), 1 / log(1.5));
 }
 
 CHECK(tie_returns_minus_one)
 {
     double x[4] = { 3, -1, 3, 0 };
-    expect_near_tol("return value for a tied maximum", call(x, 4, 0.5), -1, 0, 0);
+    expect_near_tol("return value for a tied maximum|zh:最大值并列时的返回值", call(x, 4, 0.5), -1, 0, 0);
 }
 
 CHECK(target_out_of_range_returns_minus_one)
 {
     double x[4] = { 1, 2, 3, 4 };
-    expect_near_tol("return value for target = 1/n", call(x, 4, 0.25), -1, 0, 0);
-    expect_near_tol("return value for target = 1", call(x, 4, 1.0), -1, 0, 0);
-    expect_near_tol("return value for target = 0.1 < 1/n", call(x, 4, 0.1), -1, 0, 0);
+    expect_near_tol("return value for target = 1/n|zh:目标为 1/n 时的返回值", call(x, 4, 0.25), -1, 0, 0);
+    expect_near_tol("return value for target = 1|zh:目标为 1 时的返回值", call(x, 4, 1.0), -1, 0, 0);
+    expect_near_tol("return value for target = 0.1 < 1/n|zh:目标为 0.1 < 1/n 时的返回值", call(x, 4, 0.1), -1, 0, 0);
 }
 
 CHECK(six_scores)
@@ -72,21 +72,21 @@ CHECK(target_near_one)
 {
     /* T near 0: x / T is large, exp must not overflow */
     double x[3] = { 5, 4, -2 };
-    expect_near("T for target 1 - 1e-9", call(x, 3, 1 - 1e-9), reference(x, 3, 1 - 1e-9));
+    expect_near("T for target 1 - 1e-9|zh:目标为 1 - 1e-9 时的 T", call(x, 3, 1 - 1e-9), reference(x, 3, 1 - 1e-9));
 }
 
 CHECK(target_near_uniform)
 {
     /* T large: the weights are almost uniform */
     double x[5] = { 0.1, 0, 0, 0, 0 };
-    expect_near("T for target 0.2 + 1e-6", call(x, 5, 0.2 + 1e-6), reference(x, 5, 0.2 + 1e-6));
+    expect_near("T for target 0.2 + 1e-6|zh:目标为 0.2 + 1e-6 时的 T", call(x, 5, 0.2 + 1e-6), reference(x, 5, 0.2 + 1e-6));
 }
 
 CHECK(one_score_returns_minus_one)
 {
     /* n = 1: no target satisfies 1/n < target < 1 */
     double x[1] = { 7 };
-    expect_near_tol("return value for n = 1", call(x, 1, 0.5), -1, 0, 0);
+    expect_near_tol("return value for n = 1|zh:n = 1 时的返回值", call(x, 1, 0.5), -1, 0, 0);
 }
 
 CHECK(many_random_scores)
@@ -94,6 +94,6 @@ CHECK(many_random_scores)
     enum { N = 200 };
     double *x = grade_doubles(N);
     grade_random(x, N, 4242, -3, 3);
-    expect_near("T for target 0.5", call(x, N, 0.5), reference(x, N, 0.5));
+    expect_near("T for target 0.5|zh:目标为 0.5 时的 T", call(x, N, 0.5), reference(x, N, 0.5));
 }
 /* END HIDDEN */

@@ -23,5 +23,5 @@ CHECK(constant_for_16_keys)
     for (int i = 1; i < steps; i++)
         sum += (i % 2 ? 4 : 2) * integrand(a + i * h, s_k);
     long double f0 = (long double)s_k * (s_k - 1) * sum * h / 3;
-    expect_near("c for s_K = 16", answer_tie_constant(), (double)f0);
+    expect_near("c for s_K = 16|zh:s_K = 16 时的 c", answer_tie_constant(), (double)f0);
 }

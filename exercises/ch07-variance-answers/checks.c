@@ -12,5 +12,5 @@ CHECK(variance_of_scaled_dot)
 CHECK(kappa_for_unit_variance)
 {
     /* kappa^2 d s2^2 = 1, so 1/kappa = sqrt(d) s2 */
-    expect_int("(b) m in kappa = 1/m", answer_kappa_denominator(), 8 * 4);
+    expect_int("(b) m in kappa = 1/m|zh:（b）kappa = 1/m 中的 m", answer_kappa_denominator(), 8 * 4);
 }

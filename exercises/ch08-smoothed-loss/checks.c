@@ -87,7 +87,7 @@ CHECK(central_differences)
         z[k] = keep - h;
         double down = reference(z, V, 4, 0.1, scratch);
         z[k] = keep;
-        expect_near_tol("dz[k] against central differences", dz[k], (up - down) / (2 * h),
+        expect_near_tol("dz[k] against central differences|zh:dz[k]，与中心差分对照", dz[k], (up - down) / (2 * h),
                         1e-8, 1e-6);
     }
 }

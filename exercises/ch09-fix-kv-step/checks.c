@@ -48,7 +48,7 @@ static void decode(int steps, int first, int d_k, int d_v, double kappa, unsigne
         double want_out[MAXD], want_w[MAXS];
         len = kv_step(out, w, kc, vc, len, grade_copy(q + t * d_k, d_k),
                       grade_copy(k + t * d_k, d_k), grade_copy(v + t * d_v, d_v), d_k, d_v, kappa);
-        expect_int("returned length", len, t + 1);
+        expect_int("returned length|zh:返回的长度", len, t + 1);
         if (t < first)
             continue;
         causal_row(want_out, want_w, q, k, v, t, d_k, d_v, kappa);
@@ -83,7 +83,7 @@ CHECK(first_step_sees_itself)
     double *w = grade_doubles(1);
     int len = kv_step(out, w, kc, vc, 0, grade_copy(q, 2), grade_copy(k, 2), grade_copy(v, 2),
                       2, 2, 0.5);
-    expect_int("returned length", len, 1);
+    expect_int("returned length|zh:返回的长度", len, 1);
     expect_doubles("w", w, one, 1);
     expect_doubles("out", out, v, 2);
 }
@@ -97,7 +97,7 @@ CHECK(second_step_by_hand)
     double *out = grade_doubles(1), *w = grade_doubles(2), want_w[2] = { 0.25, 0.75 };
     int len = kv_step(out, w, kc, vc, 1, grade_copy(q, 1), grade_copy(k, 1), grade_copy(v, 1),
                       1, 1, 1.0);
-    expect_int("returned length", len, 2);
+    expect_int("returned length|zh:返回的长度", len, 2);
     expect_doubles("w", w, want_w, 2);
     expect_near("out[0]", out[0], 4.0);
 }

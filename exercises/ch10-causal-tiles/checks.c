@@ -61,7 +61,7 @@ static void compare(int s_q, int s_k, int d_k, int d_v, int br, int bc, double s
     double *scratch = grade_doubles((size_t)br * (bc + d_v + 2));
     long tiles = causal_tiles(out, qq, kk, vv, s_q, s_k, d_k, d_v, kappa, br, bc, scratch);
     expect_matrix("out", out, want, s_q, d_v);
-    expect_int("the number of tiles computed", tiles, needed_tiles(s_q, s_k, br, bc));
+    expect_int("the number of tiles computed|zh:算过的块数", tiles, needed_tiles(s_q, s_k, br, bc));
     expect_same("q", qq, q, (size_t)s_q * d_k);
     expect_same("k", kk, k, (size_t)s_k * d_k);
 }
@@ -74,7 +74,7 @@ CHECK(one_query_one_key)
     long tiles = causal_tiles(out, grade_copy(q, 2), grade_copy(k, 2), grade_copy(v, 3),
                               1, 1, 2, 3, 1.0, 4, 4, scratch);
     expect_doubles("out", out, v, 3);
-    expect_int("the number of tiles computed", tiles, 1);
+    expect_int("the number of tiles computed|zh:算过的块数", tiles, 1);
 }
 
 CHECK(square_tiles_divide)

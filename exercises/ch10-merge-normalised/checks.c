@@ -33,8 +33,8 @@ static void split_and_merge(int n, int cut, int d_v, double spread, unsigned lon
     double lb = (double)attend(ob, s + cut, v + (size_t)cut * d_v, n - cut, d_v);
     double *obb = grade_copy(ob, d_v);
     double got = merge_normalised(oa, la, obb, lb, d_v);
-    expect_doubles("o_a (merged output)", oa, want, d_v);
-    expect_near_tol("the returned lse", got, (double)lse, 1e-12, 1e-12);
+    expect_doubles("o_a (merged output)|zh:o_a（合并后的输出）", oa, want, d_v);
+    expect_near_tol("the returned lse|zh:返回的 lse", got, (double)lse, 1e-12, 1e-12);
     expect_same("o_b", obb, ob, d_v);
 }
 
@@ -46,7 +46,7 @@ CHECK(two_keys_by_hand)
     oa[0] = 1.0;
     double lse = merge_normalised(oa, 0.0, grade_copy(ob, 1), log(3.0), 1);
     expect_near("o_a[0]", oa[0], 4.0);
-    expect_near("the returned lse", lse, log(4.0));
+    expect_near("the returned lse|zh:返回的 lse", lse, log(4.0));
 }
 
 CHECK(random_split)
@@ -62,12 +62,12 @@ CHECK(empty_side)
     double lse = merge_normalised(oa, 2.5, grade_copy(ob, 2), -INFINITY, 2);
     double want[2] = { 0.5, -1.5 };
     expect_doubles("o_a", oa, want, 2);
-    expect_near("the returned lse", lse, 2.5);
+    expect_near("the returned lse|zh:返回的 lse", lse, 2.5);
     /* A empty: the result is B */
     oa[0] = 99.0, oa[1] = 99.0;
     lse = merge_normalised(oa, -INFINITY, grade_copy(ob, 2), 1.0, 2);
     expect_doubles("o_a", oa, ob, 2);
-    expect_near("the returned lse", lse, 1.0);
+    expect_near("the returned lse|zh:返回的 lse", lse, 1.0);
 }
 
 CHECK(both_empty)
@@ -99,13 +99,13 @@ CHECK(far_apart)
     oa[0] = 0.25, oa[1] = 0.75;
     double lse = merge_normalised(oa, -500.0, grade_copy(ob, 2), -2500.0, 2);
     expect_doubles("o_a", oa, want, 2);
-    expect_near("the returned lse", lse, -500.0);
+    expect_near("the returned lse|zh:返回的 lse", lse, -500.0);
     /* and the other way round: B 2000 above A, so the result is B */
     double *oa2 = grade_doubles(2), ob2[2] = { 0.5, -0.5 };
     oa2[0] = 1e6, oa2[1] = 1e6;
     double lse2 = merge_normalised(oa2, -2500.0, grade_copy(ob2, 2), -500.0, 2);
-    expect_doubles("o_a (B far above A)", oa2, ob2, 2);
-    expect_near("the returned lse (B far above A)", lse2, -500.0);
+    expect_doubles("o_a (B far above A)|zh:o_a（B 远大于 A）", oa2, ob2, 2);
+    expect_near("the returned lse (B far above A)|zh:返回的 lse（B 远大于 A）", lse2, -500.0);
 }
 
 CHECK(long_random_split)
