@@ -5,7 +5,7 @@
 load 'common.gp'
 em = system(sprintf("grep exact-match %s", datafile))
 set xlabel L('训练步数', 'training step')
-set ylabel L('留出损失', 'held-out loss')
+set ylabel L('留出损失（每个词元，nat）', 'held-out loss (nats per token)')
 set y2label L('留出词元准确率', 'held-out token accuracy')
 set ytics nomirror
 set y2tics
