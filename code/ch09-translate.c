@@ -819,6 +819,15 @@ static void translate_text(const char *text, const char *model_path)
 {
     int tok[SRC_LEN], src[SRC_LEN + 1], out[SRC_LEN];
     char bad[128], result[512];
+    int latin = 0, wide = 0;            /* the direction comes from the script */
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        wide |= *c >= 0x80;
+        latin |= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+    }
+    if (latin && wide)
+        cli_fail(CLI_TR("--translate: '%s' mixes English words and Chinese characters: "
+                        "type one language",
+                        "--translate：“%s”混用了英文单词和汉字：请只用一种语言"), text);
     int n = num_tokenize(tok, SRC_LEN - 2, text, bad, sizeof bad);
     if (n < 0)
         cli_fail(CLI_TR("--translate: '%s' is not in the vocabulary",
