@@ -1,5 +1,5 @@
 /* A known wrong solution (mutant) of ch08-fix-adam, kept for the grader's tests
-   and its feedback: eps was moved inside the square root, which is not the fault (eps is 1e-9 and changes nothing at the first step): the 2.24 lr comes from a bias correction. */
+   and its feedback: the bias corrections are right now, but eps went inside the square root as well: the update is lr mhat / (sqrt(vhat) + eps), as in model_adam; change only the faulty line. */
 /* Exercise 8.5 · 练习 8.5: find and fix the bug.  找出并修正错误。
  *
  * This Adam update keeps the moments m and v right, and late in training
@@ -20,7 +20,7 @@ void adam_step(double *theta, double *m, double *v, const double *g, size_t n,
 {
     const double beta1 = 0.9, beta2 = 0.98, eps = 1e-9;     /* section 5.3 */
     double bc1 = 1.0 - pow(beta1, (double)t);               /* bias corrections */
-    double bc2 = 1.0 - pow(beta1, (double)t);
+    double bc2 = 1.0 - pow(beta2, (double)t);
     for (size_t i = 0; i < n; i++) {
         m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
         v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
