@@ -49,7 +49,8 @@ int *grade_ints(size_t n, int fill);
 unsigned char *grade_bytes(size_t n, int fill);
 
 /* Expectations: the first that fails ends the check with a message giving
-   WHAT, the expected and the actual value. */
+   WHAT, the expected and the actual value.  WHAT may give its Chinese after
+   "|zh:" ("the returned lse|zh:返回的 lse"). */
 void expect_near(const char *what, double actual, double expected);
 void expect_near_tol(const char *what, double actual, double expected,
                      double atol, double rtol);
