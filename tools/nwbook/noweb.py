@@ -109,9 +109,7 @@ class Source:
                         cur.lines = [[]]
                     else:
                         cur.lines.append([])
-                elif quote is not None:
-                    quote.append(' ')
-                else:
+                else:                   # (in a quote, nwlocals.py made it a space)
                     docs.append('\n')
             elif kw == 'defn':
                 cur.name = arg
