@@ -79,13 +79,20 @@ figures: $(FIG_TEX) $(TIKZ_TEX) $(TIKZ_PDFS)
 # \programoutput{NAME}{PROGRAM ARGS}{SECTION} in a chapter: the build runs the
 # program (once per distinct command) and sets the section verbatim
 # (tools/excerpt.py writes these rules into build/excerpts.mk).
-$(B)/excerpts.mk: $(CHAPTERS) tools/excerpt.py
+# A stamp, as for build/tangle.mk: the rules are rewritten only when they
+# change (rarely: a \programoutput added or removed), so an edit to a
+# chapter's prose does not make make read its makefiles twice.
+$(B)/excerpts.mk: $(B)/excerpts.stamp ;
+$(B)/excerpts.stamp: $(CHAPTERS) tools/excerpt.py $(if $(wildcard $(B)/excerpts.mk),,excerpts-missing)
 	$(Q)mkdir -p $(B)
-	$(Q)$(PYTHON) tools/excerpt.py rules $(CHAPTERS) > $@.tmp && mv $@.tmp $@
+	$(Q)$(PYTHON) tools/excerpt.py rules $(CHAPTERS) > $(B)/excerpts.mk.tmp
+	$(Q)$(call replace_if_changed,$(B)/excerpts.mk)
+	$(Q)touch $@
 
 ifneq ($(GENERATED_MK),)
 include $(B)/excerpts.mk
 endif
+.PHONY: excerpts-missing
 
 # The programs speak the reader's language (Appendix D: LC_ALL, LC_MESSAGES,
 # LANG, or --lang).  What the build runs -- the figures' data, the output the

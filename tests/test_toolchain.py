@@ -26,7 +26,7 @@ def copy_of_sources(built=(), generated=True):
     a tree whose first make tangles."""
     if generated:
         built = ('tangle.mk', 'roots.stamp', 'tangle.stamp', 'tangle.sums',
-                 'excerpts.mk') + tuple(built)
+                 'excerpts.mk', 'excerpts.stamp') + tuple(built)
     with tempfile.TemporaryDirectory(prefix='attn-toolchain-') as d:
         for name in ('Makefile', 'mk', 'chapters', 'code', 'tools', 'tex', 'figures'):
             src = os.path.join(TOP, name)
