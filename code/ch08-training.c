@@ -180,6 +180,11 @@ static const char *const record_lines[][2] = {
       "max |score difference| %s",
       "束宽 %s：每句重新计算 %s 毫秒，用缓存 %s 毫秒（%s）；译文相同 %s，"
       "max |得分之差| %s" },
+    { "  decoder positions a sentence: recomputed %s, cached %s (%s)",
+      "  解码器每句计算的位置：重新计算 %s 个，用缓存 %s 个（%s）" },
+    { "fixed costs a sentence: encoder %s ms; cache start-up %s ms greedy, %s ms beam 4",
+      "与前缀无关的部分，每句：编码器 %s 毫秒；缓存启动，贪心解码 %s 毫秒，"
+      "束宽 4 %s 毫秒" },
 };
 
 /* Words in the rows of tables (and the profile's names, model_profile_name);

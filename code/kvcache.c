@@ -31,6 +31,14 @@ void kv_cache_start(KvCache *c, const DecoderLayer *l, const double *memory)
     c->len = 0;
 }
 
+void kv_cache_start_copy(KvCache *c, const KvCache *from)
+{
+    size_t bytes = (size_t)c->s_mem * c->d_model * sizeof(double);
+    memcpy(c->mem_k, from->mem_k, bytes);
+    memcpy(c->mem_v, from->mem_v, bytes);
+    c->len = 0;
+}
+
 size_t kv_step_work_size(const KvCache *c, int d_ff)
 {
     return (size_t)6 * c->d_model + (size_t)d_ff;

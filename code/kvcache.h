@@ -18,6 +18,9 @@ void kv_cache_free(KvCache *c);
 /* Project the encoder's output memory[s_mem x d] once into the keys and
    values of l's cross-attention, and empty the self-attention cache. */
 void kv_cache_start(KvCache *c, const DecoderLayer *l, const double *memory);
+/* The same start, for a cache of the same layer and memory as from, which
+   has started: a copy of from's projections instead of projecting again. */
+void kv_cache_start_copy(KvCache *c, const KvCache *from);
 /* One new position: y[d] = the layer's output for input x[d] at position
    c->len, with the causal mask implied; appends that position's key and
    value.  work: kv_step_work_size doubles.  Equals row c->len of

@@ -308,6 +308,8 @@ def test_report_speaks_chinese():
     for record in ('data/ch09-full-train.dat', 'data/ch09-kv-bench.dat'):
         en, zh = both_languages(PROG, ['--report', record])
         assert '留出的数' in zh and 'held-out' not in zh, zh
+        for english in ('decoder positions', 'fixed costs', 'recomputed', 'cached'):
+            assert english not in zh, (english, zh)
 
 
 def test_profile_speaks_chinese():

@@ -462,6 +462,19 @@ def test_kv_cache_on_the_trained_model_gives_the_same_translations():
         same, total = re.search(r'identical (\d+)/(\d+)', l).groups()
         assert same == total, 'the cached decoder translates differently: ' + l
         assert float(l.rsplit(' ', 1)[1]) < 1e-9, l
+    # The positions the decoder computed: greedy decoding feeds each of a
+    # sentence's n tokens once with the cache, and recomputes 1 + 2 + ... + n
+    # positions without it, whose mean is at least m(m+1)/2 for the mean m
+    # (Jensen); beam search feeds at most one position a hypothesis a step.
+    pos = re.findall(r'^  decoder positions a sentence: recomputed (\S+), cached (\S+) '
+                     r'\(1/(\S+)\)$', out, re.M)
+    assert len(pos) == 2, out
+    (g_re, g_ca, g_ratio), (b_re, b_ca, b_ratio) = [tuple(map(float, p)) for p in pos]
+    assert 1 <= g_ca <= 20 and g_re >= g_ca * (g_ca + 1) / 2 - 0.1, pos
+    assert g_ca <= b_ca <= 4 * 20 and b_re > g_re, pos
+    assert abs(g_ratio - g_re / g_ca) < 0.06 and abs(b_ratio - b_re / b_ca) < 0.06, pos
+    assert re.search(r'^fixed costs a sentence: encoder \S+ ms; cache start-up \S+ ms greedy, '
+                     r'\S+ ms beam 4$', out, re.M), out
 
 
 def test_greedy_vs_beam_examples_are_real():
