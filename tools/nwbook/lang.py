@@ -380,6 +380,30 @@ def resolve_language(text, lang):
     return text
 
 
+# Where a page may not break inside a chunk (tex/attnbook.sty): TeX sets a
+# chunk a line at a time and cannot know, at a line, what follows it.  The
+# weave marks the lines after which a break would leave a widow on the next
+# page, \attnkeep at their end: fewer than two lines that are not blank
+# left, or a lone closing brace (or #endif) next.  \attncodelines{N} after
+# \nwbegincode: the chunk's count of lines (its name's and its code's).
+CODE_CHUNK = re.compile(r'(\\nwbegincode\{\d+\})(.*?\\nwendcode\{\})', re.S)
+LONE_CLOSE = re.compile(r'^\s*(\\\}\s*[;,]?|#\s*endif\b.*)\s*$')    # noweave writes } as \}
+
+
+def mark_code_breaks(text):
+    def one(m):
+        lines = m.group(2).split('\n')
+        code = len(lines) - 1       # lines[0]: the name; lines[code]: "This code is used in"
+        keep = [False] * len(lines)
+        left = 0                    # lines not blank after line i
+        for i in range(code - 1, 0, -1):
+            keep[i] = left < 2 or bool(LONE_CLOSE.match(lines[i + 1]))
+            left += lines[i].strip() != ''
+        return '%s\\attncodelines{%d}%s' % (m.group(1), code, '\n'.join(
+            l + '\\attnkeep' if k else l for l, k in zip(lines, keep)))
+    return CODE_CHUNK.sub(one, text)
+
+
 def filter_edition(edition, path):
     """Keep one language's blocks (or both, for the bilingual edition).
 
@@ -388,7 +412,7 @@ def filter_edition(edition, path):
     width (a display, verbatim, a table or figure) stays one passage after
     the other, each at full width."""
     with open(path, encoding='utf-8') as f:
-        lines = strip_answerkeys(f.read()).split('\n')
+        lines = mark_code_breaks(strip_answerkeys(f.read())).split('\n')
     if edition != 'bilingual':
         text = '\n'.join(LINKED_QUOTE.sub(r'\1\\mbox{}{\\Tt{}\\nwlinkedidentq', line)
                          for line in select_language(lines, edition))
