@@ -93,3 +93,45 @@ def test_no_overfull_box_in_any_edition():
                 continue
             problems.append('book-%s: %spt %s' % (e, size, where))
     assert not problems, 'overfull boxes (build/book-*.log):\n' + '\n'.join(problems[:20])
+
+
+WIDOW = re.compile(r'^\s*(\}\s*[;,]?|#\s*endif\b.*)\s*$')
+
+
+def test_no_page_starts_with_a_widow_of_code():
+    """No page's first line (after the running head) is a lone closing brace
+    or #endif cut off from its chunk: tools/nwbook/lang.py marks where a page
+    must not break, tex/attnbook.sty keeps it."""
+    if not shutil.which('pdftotext'):
+        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
+    import subprocess
+    problems = []
+    for e in EDITIONS:
+        pdf = os.path.join(B, 'book-%s.pdf' % e)
+        assert os.path.exists(pdf), '%s is missing: run make' % pdf
+        text = subprocess.run(['pdftotext', '-layout', pdf, '-'], capture_output=True,
+                              text=True, check=True).stdout
+        for n, page in enumerate(text.split('\f'), 1):
+            lines = [l for l in page.split('\n') if l.strip()]
+            if len(lines) > 1 and WIDOW.match(lines[1]):
+                problems.append('book-%s.pdf page %d starts with %r' % (e, n, lines[1].strip()))
+    assert not problems, '\n'.join(problems)
+
+
+def test_the_weave_marks_where_a_chunk_must_not_break():
+    """After the last two lines that are not blank, before a lone } or
+    #endif, and after the last line (before 'This code is used in')."""
+    from nwbook import lang
+    code = ['int f(void)', '{', '    if (x) {', '        y();', '    }', '    return 0;',
+            '}', '', '#endif']
+    woven = '\\nwbegincode{1}\\moddef{f}\\endmoddef\n' + '\n'.join(code) + \
+        '\n\\nwused{x}\\nwendcode{}'
+    woven = woven.replace('{\n', '\\{\n').replace('}\n', '\\}\n')
+    out = lang.mark_code_breaks(woven)
+    assert out.startswith('\\nwbegincode{1}\\attncodelines{10}'), out
+    kept = [l for l in out.split('\n')[1:-1] if l.endswith('\\attnkeep')]
+    # after '        y();' (a lone brace next), after '    return 0;' (a lone
+    # brace next), and the last three: '\\}' (then two lines, one of them
+    # blank), '' and '#endif'
+    assert kept == ['        y();\\attnkeep', '    return 0;\\attnkeep', '\\}\\attnkeep',
+                    '\\attnkeep', '#endif\\attnkeep'], kept
