@@ -192,7 +192,7 @@ def book(edition, texs):
     """The PDFs that the NAME-EDITION.tex among texs include: their
     pictures set as the book sets them (its class, fonts, colours and
     TikZ), one page each, in one XeLaTeX run; a PDF is rewritten only when
-    it changes."""
+    it changes (else only its time is)."""
     pics = []
     for tex in texs:
         with open(tex, encoding='utf-8') as f:
@@ -211,11 +211,13 @@ def book(edition, texs):
                 data = f.read()
             try:
                 with open(p + '.pdf', 'rb') as f:
-                    if f.read() == data:
-                        continue
+                    same = f.read() == data
             except OSError:
-                pass
-            write(p + '.pdf', data)
+                same = False
+            if same:            # kept, but as new as the picture it was made from
+                os.utime(p + '.pdf')
+            else:
+                write(p + '.pdf', data)
 
 
 def xelatex(doc, tmp, builddir, options, what):
