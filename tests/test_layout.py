@@ -36,13 +36,20 @@ def measured(pdf):
     return pages
 
 
-def test_no_body_page_is_40_percent_empty():
+def edition_pdfs():
+    """(edition, build/book-EDITION.pdf) for each edition, which must exist;
+    a skip if pdftotext, which reads them, is missing."""
     if not shutil.which('pdftotext'):
         raise Skip('pdftotext is not installed (Debian package poppler-utils)')
-    problems = []
     for e in EDITIONS:
         pdf = os.path.join(B, 'book-%s.pdf' % e)
         assert os.path.exists(pdf), '%s is missing: run make' % pdf
+        yield e, pdf
+
+
+def test_no_body_page_is_40_percent_empty():
+    problems = []
+    for e, pdf in edition_pdfs():
         pages = measured(pdf)
         empty = ['%d (%.0f%%)' % (n, 100 * left) for n, kind, left in pages
                  if kind == 'body' and left >= 0.4]
@@ -102,13 +109,9 @@ def test_no_page_starts_with_a_widow_of_code():
     """No page's first line (after the running head) is a lone closing brace
     or #endif cut off from its chunk: tools/nwbook/lang.py marks where a page
     must not break, tex/attnbook.sty keeps it."""
-    if not shutil.which('pdftotext'):
-        raise Skip('pdftotext is not installed (Debian package poppler-utils)')
     import subprocess
     problems = []
-    for e in EDITIONS:
-        pdf = os.path.join(B, 'book-%s.pdf' % e)
-        assert os.path.exists(pdf), '%s is missing: run make' % pdf
+    for e, pdf in edition_pdfs():
         text = subprocess.run(['pdftotext', '-layout', pdf, '-'], capture_output=True,
                               text=True, check=True).stdout
         for n, page in enumerate(text.split('\f'), 1):
