@@ -39,15 +39,20 @@ def is_file(name):
 _cache = {}
 
 
+def names():
+    """load() of chapters/chunk-names.zh, read once per process."""
+    if 'table' not in _cache:
+        _cache['table'] = load()
+    return _cache['table']
+
+
 def chinese(name, table=None):
     """The Chinese name of chunk `name`, or None if the table has none."""
     if table is None:
-        if 'table' not in _cache:
-            try:
-                _cache['table'] = load()
-            except OSError:
-                _cache['table'] = {}
-        table = _cache['table']
+        try:
+            table = names()
+        except OSError:
+            table = _cache['table'] = {}
     key = ' '.join(name.split())
     if is_file(key):
         return key

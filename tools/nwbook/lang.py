@@ -468,18 +468,13 @@ CHUNK_NAME = re.compile(
     r'(~\{\\nwtagstyle\{\}|\}\\(?:plus)?endmoddef|\\RA\{\}|\}\{NW)', re.S)
 
 
-_CHUNK_TABLE = []
-
-
 def chinese_chunk_names(text, gloss=False):
     """Every chunk name noweave wrote into text, in Chinese; with gloss (the
     bilingual edition) the definition and the chunk index keep the English
     as a gloss.  A name the table lacks stays English, with a warning."""
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import chunknames
-    if not _CHUNK_TABLE:        # read once: the bilingual edition calls this per passage
-        _CHUNK_TABLE.append(chunknames.load())
-    table = _CHUNK_TABLE[0]
+    table = chunknames.names()  # read once: the bilingual edition calls this per passage
     missing = set()
 
     def one(m):
