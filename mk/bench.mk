@@ -29,12 +29,28 @@ bench-html: $(PROGRAMS)
 
 # Chapter 8, make bench-train: one training step of Chapter 8's model in C
 # and in PyTorch (same weights, batches, precision and threads), as a ratio.
-# RECORD=1 writes data/ch08-measured.dat, which the chapter replays
-# (BEFORE=PROG: an older ch08-training whose profile the record keeps as
-# "the previous version"; "the first version" stays as it was recorded).
-bench-train: $(B)/bin/ch08-training
+# RECORD=1 writes data/ch08-measured.dat, which the chapter replays.  It also
+# profiles the chapter's first and previous versions of ch08-training, each
+# built from its commit into build/old/COMMIT/ (git archive, then that
+# commit's own make), so that the record's three profiles come from one
+# machine in one sitting.  (FIRST=PROG, BEFORE=PROG: other programs.)
+CH08_FIRST_COMMIT    := 4632f39
+CH08_PREVIOUS_COMMIT := 39a3d26
+ifneq ($(RECORD),)
+FIRST  ?= $(B)/old/$(CH08_FIRST_COMMIT)/build/bin/ch08-training
+BEFORE ?= $(B)/old/$(CH08_PREVIOUS_COMMIT)/build/bin/ch08-training
+endif
+bench-train: $(B)/bin/ch08-training $(filter $(B)/old/%,$(FIRST) $(BEFORE))
 	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
-	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(BEFORE),--before $(BEFORE))
+	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(FIRST),--first $(FIRST)) \
+	    $(if $(BEFORE),--before $(BEFORE))
+
+$(B)/old/%/build/bin/ch08-training:
+	$(call msg,BUILD,ch08-training as of commit $*)
+	$(Q)rm -rf $(B)/old/$* && mkdir -p $(B)/old/$*
+	$(Q)git archive $* | tar -x -C $(B)/old/$*
+	$(Q)env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(MAKE) -s -C $(B)/old/$* build/bin/ch08-training \
+	    >$(B)/old/$*.log 2>&1 || { tail -n 20 $(B)/old/$*.log; exit 1; }
 
 # Chapter 9, make train: the full plan (at most ten minutes) into
 # build/train/, on OpenBLAS's products (Chapter 8, "Calling OpenBLAS

@@ -13,13 +13,17 @@ least 1.5x faster than PyTorch) and exits with status 1 if one misses it.
 
   --record FILE   also write the measurements as Chapter 8 shows them
                   (data/ch08-measured.dat; `make bench-train RECORD=1`)
+  --first PROG    the chapter's first ch08-training, whose profile the
+                  record keeps as "the first version"
   --before PROG   an older ch08-training whose profile the record keeps as
-                  "the previous version" (without it, the record keeps that
-                  section of FILE as it was); "the first version" (the
-                  chapter's naive first program) is always kept from FILE
+                  "the previous version"
+                  (without one of them, the record keeps that section of FILE
+                  as it was; make bench-train RECORD=1 builds both from their
+                  commits, mk/bench.mk, so that the three versions are
+                  measured on one machine in one sitting)
 
 Usage: tools/bench_train.py [--threads N] [--steps N] [--rounds N] [--record FILE]
-                            [--before PROG]
+                            [--first PROG] [--before PROG]
 """
 import argparse
 import datetime
@@ -140,6 +144,13 @@ def cpu_model():
     return platform.processor() or 'unknown'
 
 
+def program_name(prog):
+    """How the record names an older program: ch08-old-COMMIT for one that
+    make bench-train built from its commit (build/old/COMMIT/...)."""
+    m = re.search(r'/old/([0-9a-f]{7,40})/', os.path.abspath(prog))
+    return 'ch08-old-' + m.group(1) if m else os.path.basename(prog)
+
+
 def old_section(path, title):
     """The lines of section title in an earlier record, or None."""
     try:
@@ -164,6 +175,7 @@ def main():
     ap.add_argument('--steps', type=int, default=20)
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--record')
+    ap.add_argument('--first')
     ap.add_argument('--before')
     ap.add_argument('--torch-step', help=argparse.SUPPRESS)   # one PyTorch measurement
     a = ap.parse_args()
@@ -183,6 +195,10 @@ def main():
     for l in blas:
         print('  ' + l)
     rows, profiles, missed = [], {}, 0
+    olds = [(title, prog) for title, prog in (('profile of the first version', a.first),
+                                              ('profile of the previous version', a.before))
+            if prog and a.record]
+    old_best = {}
     for key, name, args in CONFIGS:
         for t in threads:
             # The rounds interleave the three: a busy spell on a shared
@@ -190,6 +206,12 @@ def main():
             # its fastest round, so neither is favoured by when it ran.
             own = ob = pt = None
             for _ in range(a.rounds):
+                if key == 'larger' and t == 1:
+                    # the older versions' profiles, in the same rounds
+                    for title, prog in olds:
+                        r = c_bench(args, t, a.steps, prog=prog)
+                        if title not in old_best or r[0] < old_best[title][0]:
+                            old_best[title] = r
                 r = c_bench(args, t, a.steps)
                 if own is None or r[0] < own:
                     own, prof_own = r
@@ -214,18 +236,19 @@ def main():
             for l in prof:
                 print('      ' + l)
     if a.record:
-        write_record(a, rows, profiles, blas, load, torch)
+        write_record(a, rows, profiles, blas, load, torch, old_best)
     return 1 if missed else 0
 
 
-def write_record(a, rows, profiles, blas, load, torch):
-    first = old_section(a.record, 'profile of the first version')
-    if a.before:
-        _, prof = c_bench(CONFIGS[1][2], 1, a.steps, prog=a.before)
-        before = ['## profile of the previous version (%s, one thread, larger configuration)'
-                  % os.path.basename(a.before)] + prof
-    else:
-        before = old_section(a.record, 'profile of the previous version')
+def write_record(a, rows, profiles, blas, load, torch, old_best):
+    sections = []
+    for title, prog in (('profile of the first version', a.first),
+                        ('profile of the previous version', a.before)):
+        if prog and title in old_best:
+            sections.append(['## %s (%s, one thread, larger configuration)'
+                             % (title, program_name(prog))] + old_best[title][1])
+        else:
+            sections.append(old_section(a.record, title))
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     out = ['# Chapter 8 measurements: make bench-train RECORD=1 (tools/bench_train.py)',
            '# each time is the fastest of %d training steps, in the fastest of %d rounds'
@@ -250,7 +273,7 @@ def write_record(a, rows, profiles, blas, load, torch):
         out += ['## bound',
                 'bound (larger, 1 thread): PyTorch ms / C OpenBLAS products ms = %.2fx'
                 % (pt1[0] / mm[0]), '']
-    for section in (first, before):
+    for section in sections:
         if section:
             out += section + ['']
     for kind in ('own', 'openblas'):
