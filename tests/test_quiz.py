@@ -80,7 +80,9 @@ def test_every_chapter_has_a_quiz_and_a_bank_in_both_languages():
                 for c in q['choices']:
                     assert c.get('zh') and c.get('en'), '%s: a choice lacks a language' % where
             elif t == 'tf':
-                assert isinstance(q.get('answer'), bool), where
+                # true/false, or an expression comparing values read from a program
+                a = q.get('answer')
+                assert isinstance(a, bool) or (isinstance(a, str) and re.search(r'[<>]', a)), where
             elif t == 'numeric':
                 # the answer names values read from a program, never a typed number
                 assert isinstance(q.get('answer'), str) and re.search(r'[A-Za-z_]', q['answer']), where
@@ -132,6 +134,9 @@ def test_bad_sources_are_refused_with_file_and_line():
              ''.join(question(i) for i in range(2, 11)) + exams, 'names no value'),
             # nine reading questions only
             (GOOD_HEAD + ''.join(question(i) for i in range(1, 10)) + exams, '10 or more'),
+            # a true/false answer comparing a value that is not defined
+            (GOOD_HEAD + question(1, answer='"b > 1"') + ''.join(question(i) for i in range(2, 11)) + exams,
+             'not defined'),
             # a placeholder naming no value
             (GOOD_HEAD + question(1, zh='"{{b}} 对吗"') + ''.join(question(i) for i in range(2, 11)) + exams,
              'not defined'),
@@ -151,6 +156,23 @@ def test_bad_sources_are_refused_with_file_and_line():
         # the first case names the question's line
         p = run_quiz('check', bad_source(tmp, cases[0][0]))
         assert re.search(r'ch99\.toml:\d+:', p.stderr), p.stderr
+
+
+def test_a_true_or_false_answer_can_follow_the_values():
+    """answer = "EXPR": the statement's truth is computed from the values,
+    so a new recording that turns a claim false turns the answer false."""
+    sys.path.insert(0, os.path.join(TOP, 'tools'))
+    import quiz
+    for expr, vals, want in [('a > 1 and b < 1', {'a': '2.5', 'b': '0.9'}, True),
+                             ('a > 1 and b < 1', {'a': '2.5', 'b': '1.06'}, False),
+                             ('lo <= 64 <= hi', {'lo': '60.1', 'hi': '66'}, True),
+                             ('not (lo <= 64 <= hi)', {'lo': '64.5', 'hi': '66'}, True),
+                             ('a >= 2 or b > 5', {'a': '1', 'b': '1,024'}, True)]:
+        assert quiz.evaluate(expr, vals) is want, (expr, vals)
+    # the exported question carries the computed answer
+    gift = open(os.path.join(exported(), 'gift', 'ch08-en.gift.txt'), encoding='utf-8').read()
+    block = gift.split('::ch08-r10::')[1].split('\n\n')[0]
+    assert re.search(r'\{(TRUE|FALSE)[#}]', block), block
 
 
 #### GIFT ####################################################################

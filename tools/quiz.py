@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reading quizzes and exam question banks, one source per chapter.
+r"""Reading quizzes and exam question banks, one source per chapter.
 
 quizzes/chNN.toml holds a chapter's questions in Chinese and English.  Every
 number an answer needs is read from what a chapter program prints, during the
@@ -29,7 +29,8 @@ A question:
     answer = "EXPR"          # numeric: the answer, tol = absolute tolerance
     tol = 0.0005
     # mc:     choices = [{zh="..", en="..", correct=true}, ...]
-    # tf:     answer = true / false
+    # tf:     answer = true / false, or "EXPR" comparing values (its truth
+    #         follows the programs' output: "lo <= 64 and 64 <= hi")
     # short:  accept = ["111110"] (exact strings)
     # essay:  key.zh, key.en  (the model answer; every type may have a key)
 
@@ -188,8 +189,18 @@ def validate(quiz):
                         raise QuizError('%s: %s: a choice has no %s text' % (loc, qid, lang))
                     strings.append(c[lang])
         elif t == 'tf':
-            if not isinstance(q.get('answer'), bool):
-                raise QuizError('%s: %s: answer = true or false' % (loc, qid))
+            a = q.get('answer')
+            if isinstance(a, str):
+                used = names_in(a)
+                if used is None or not used:
+                    raise QuizError('%s: %s: the answer %r names no value read from a program'
+                                    % (loc, qid, a))
+                for u in used - set(values) - set(FUNCS):
+                    raise QuizError('%s: %s: the answer uses %s, which is not defined'
+                                    % (loc, qid, u))
+            elif not isinstance(a, bool):
+                raise QuizError('%s: %s: answer = true or false, or "EXPR" comparing values'
+                                % (loc, qid))
         elif t == 'numeric':
             a = q.get('answer')
             if not isinstance(a, str):
@@ -230,6 +241,8 @@ def validate(quiz):
 
 FUNCS = {'abs': abs, 'round': round, 'min': min, 'max': max, 'int': int,
          'sqrt': lambda x: x ** 0.5}
+CMPS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+        ast.GtE: operator.ge}
 OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
        ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv,
        ast.Pow: operator.pow, ast.Mod: operator.mod, ast.USub: operator.neg,
@@ -245,7 +258,8 @@ def number(s):
 
 
 def evaluate(expr, env):
-    """Arithmetic over the values (names, numbers, + - * / // % **, a few functions)."""
+    """Arithmetic over the values (names, numbers, + - * / // % **, a few
+    functions); comparisons (< <= > >=, chained) joined by and, or, not."""
     def ev(n):
         if isinstance(n, ast.Expression):
             return ev(n.body)
@@ -259,6 +273,19 @@ def evaluate(expr, env):
             return OPS[type(n.op)](ev(n.left), ev(n.right))
         if isinstance(n, ast.UnaryOp) and type(n.op) in OPS:
             return OPS[type(n.op)](ev(n.operand))
+        if isinstance(n, ast.Compare) and all(type(o) in CMPS for o in n.ops):
+            left = ev(n.left)
+            for o, c in zip(n.ops, n.comparators):
+                right = ev(c)
+                if not CMPS[type(o)](left, right):
+                    return False
+                left = right
+            return True
+        if isinstance(n, ast.BoolOp):
+            vals = [bool(ev(v)) for v in n.values]
+            return all(vals) if isinstance(n.op, ast.And) else any(vals)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return not ev(n.operand)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in FUNCS:
             return FUNCS[n.func.id](*[ev(a) for a in n.args])
         raise QuizError('not allowed in an expression: %s' % ast.dump(n)[:60])
@@ -420,7 +447,8 @@ def resolve(quiz, vals, lang):
             r['choices'] = [(substitute(c[lang], vals), bool(c.get('correct')))
                             for c in q['choices']]
         elif q['type'] == 'tf':
-            r['answer'] = q['answer']
+            a = q['answer']
+            r['answer'] = bool(evaluate(a, vals)) if isinstance(a, str) else a
         elif q['type'] == 'numeric':
             v = evaluate(q['answer'], vals)
             r['answer'] = v
