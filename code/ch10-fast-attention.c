@@ -902,7 +902,7 @@ int main(int argc, char **argv)
         demo_kv_cache();
         demo_threads();
         printf(CLI_TR("## kernel\nstreaming kernel: %s; OpenBLAS: %s\n",
-                      "## 计算核\n流式计算核：%s；OpenBLAS: %s\n"), fa_isa(),
+                      "## 计算核\n流式计算核：%s；OpenBLAS：%s\n"), fa_isa(),
                openblas_get_corename());
     }
     return 0;
