@@ -1,5 +1,5 @@
 # data: ch08-training --compare scale --task copy --batch 16 --max-len 6 --symbols 8 --steps 200 --curve 20 --eval 100 --warmup 100
-# Chapter 8: training with d_k = 8 and d_k = 64, each with and without the
+# Chapter 8: training with d_k = 8 and d_k = 32, each with and without the
 # 1/sqrt(d_k) scaling: held-out token accuracy against the step; the legend
 # gives each run's final exact match (from the comment lines "# exact-match").
 load 'common.gp'

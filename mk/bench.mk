@@ -34,6 +34,10 @@ bench-html: $(PROGRAMS)
 # built from its commit into build/old/COMMIT/ (git archive, then that
 # commit's own make), so that the record's three profiles come from one
 # machine in one sitting.  (FIRST=PROG, BEFORE=PROG: other programs.)
+# OpenBLAS chooses its own kernels for this processor: OPENBLAS_CORETYPE
+# and OPENBLAS_L2_SIZE, which a machine may set to pin older kernels, are
+# unset for this command alone, as for bench-attention; the record names the
+# kernels.
 CH08_FIRST_COMMIT    := 4632f39
 CH08_PREVIOUS_COMMIT := 39a3d26
 ifneq ($(RECORD),)
@@ -41,7 +45,7 @@ FIRST  ?= $(B)/old/$(CH08_FIRST_COMMIT)/build/bin/ch08-training
 BEFORE ?= $(B)/old/$(CH08_PREVIOUS_COMMIT)/build/bin/ch08-training
 endif
 bench-train: $(B)/bin/ch08-training $(filter $(B)/old/%,$(FIRST) $(BEFORE))
-	$(Q)$(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
+	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench_train.py $(if $(THREADS),--threads $(THREADS)) \
 	    $(if $(RECORD),--record $(CH08_RECORD)) $(if $(FIRST),--first $(FIRST)) \
 	    $(if $(BEFORE),--before $(BEFORE))
 

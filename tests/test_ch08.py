@@ -328,14 +328,14 @@ def test_profile_speaks_chinese():
 def test_the_speed_section_says_what_the_record_shows():
     """The recorded times are data (make bench-train RECORD=1), but the
     prose of Chapter 8 draws conclusions from them: the book's configuration
-    well past the goal of 1.5x and no faster in C on two threads (PyTorch
-    no faster either), the larger one past the goal with two threads and
-    short of it with one; the first version's products first and its
-    attention core second; the present version's attention core at about
-    half the previous version's time or less, its element-wise operations
-    and Adam at about a quarter or less; our products at a little over half
-    OpenBLAS's speed.  A new recording that changes a conclusion fails here
-    until the text says the new one."""
+    well past the goal of 1.5x and slower in C on two threads than on one,
+    the larger one short of it with one thread and with two; the first
+    version's products first and its attention core second; the present
+    version's attention core at about a third of the previous version's
+    time, its element-wise operations at about a sixth and Adam at about a
+    quarter; our products at a little under half OpenBLAS's speed, with the
+    kernels OpenBLAS chose itself.  A new recording that changes a
+    conclusion fails here until the text says the new one."""
     text = open(os.path.join(TOP, 'data', 'ch08-measured.dat'), encoding='utf-8').read()
     speed, ms = {}, {}
     for line in text.split('## speed')[1].split('\n\n')[0].split('\n')[2:]:
@@ -346,13 +346,13 @@ def test_the_speed_section_says_what_the_record_shows():
     for t in (1, 2):
         assert speed['book', t] >= 1.5, says % ('the book\'s configuration meets the goal',
                                                speed)
-    assert speed['larger', 2] >= 1.5, says % ('the larger one meets the goal on two threads',
-                                             speed)
-    assert speed['larger', 1] < 1.5, says % ('the larger one is short of the goal on one thread',
-                                            speed)
+    for t in (1, 2):
+        assert speed['larger', t] < 1.5, says % ('the larger one is short of the goal', speed)
     (pt1, own1, ob1), (pt2, own2, ob2) = ms['book', 1], ms['book', 2]
-    assert own2 > own1 and ob2 > ob1 and pt2 > 0.95 * pt1, says % (
-        'the book\'s configuration is slower in C on two threads, and PyTorch gains nothing', ms)
+    assert own2 > own1 and ob2 > ob1, says % (
+        'the book\'s configuration is slower in C on two threads than on one', ms)
+    assert 'chosen by OpenBLAS itself' in text, says % (
+        'both sides run the kernels OpenBLAS picks for the processor', 'forced kernels')
 
     def profile(title):
         body = text.split('## ' + title)[1].split('\n\n')[0]
@@ -362,9 +362,11 @@ def test_the_speed_section_says_what_the_record_shows():
     assert [k for v, k in parts[-2:]] == ['attention core', 'linear (matmul)'], says % (
         'the first version spends most in the products, next in the attention core', first)
     before, now = profile('profile of the previous version'), profile('profile, own products')
-    for part, hi in {'attention core': 0.65, 'relu/dropout/residual': 0.3, 'adam': 0.3}.items():
-        assert now[part] / before[part] <= hi, says % (
-            'the %s takes at most about %.0f%% of its old time' % (part, 100 * hi), (before, now))
+    for part, (lo, hi, what) in {'attention core': (0.25, 0.45, 'a third'),
+                                 'relu/dropout/residual': (0.1, 0.25, 'a sixth'),
+                                 'adam': (0.18, 0.32, 'a quarter')}.items():
+        assert lo <= now[part] / before[part] <= hi, says % (
+            'the %s takes about %s of its old time' % (part, what), (before, now))
     blas = profile('profile, openblas products')
-    assert 0.5 <= blas['linear (matmul)'] / now['linear (matmul)'] <= 0.7, says % (
-        'our products run at a little over half the speed of OpenBLAS\'s', (now, blas))
+    assert 0.35 <= blas['linear (matmul)'] / now['linear (matmul)'] < 0.5, says % (
+        'our products run at a little under half the speed of OpenBLAS\'s', (now, blas))

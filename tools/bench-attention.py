@@ -131,7 +131,7 @@ def main(argv):
                                 capture_output=True).returncode == 0
     with open('/proc/loadavg') as f:
         load = f.read().split()[0]
-    corename = subprocess.run([PROG], capture_output=True, text=True).stdout
+    corename = subprocess.run([PROG, '--lang', 'en'], capture_output=True, text=True).stdout
     corename = corename.split('OpenBLAS: ')[-1].strip()
     lines = ['# Chapter 10 measurements: make bench-attention RECORD=1',
              '# source: make bench-attention on %s' % time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),

@@ -130,6 +130,22 @@ def blas_report(torch):
     lines.append('libblas.so.3 (PyTorch) -> ' + real)
     real = os.path.realpath('/usr/lib/x86_64-linux-gnu/libopenblas.so.0')
     lines.append('libopenblas.so.0 (C, ATTN_BLAS=openblas) -> ' + real)
+    # The kernels OpenBLAS runs: its own choice for this processor, unless
+    # OPENBLAS_CORETYPE forces one (make bench-train unsets it, and
+    # OPENBLAS_L2_SIZE with it, for this command alone).
+    core = 'unknown'
+    try:
+        import ctypes
+        lib = ctypes.CDLL('libopenblas.so.0')
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        core = lib.openblas_get_corename().decode()
+    except (OSError, AttributeError):
+        pass
+    forced = os.environ.get('OPENBLAS_CORETYPE')
+    if forced:
+        lines.append('openblas: core %s (forced: OPENBLAS_CORETYPE=%s)' % (core, forced))
+    else:
+        lines.append('openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)' % core)
     return lines
 
 
