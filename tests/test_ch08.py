@@ -367,6 +367,10 @@ def test_the_speed_section_says_what_the_record_shows():
                                  'adam': (0.18, 0.32, 'a quarter')}.items():
         assert lo <= now[part] / before[part] <= hi, says % (
             'the %s takes about %s of its old time' % (part, what), (before, now))
+    # the chapter's closing slide: the rest of the step, rewritten, about a third
+    rest = [p['total (timed parts)'] - p['linear (matmul)'] for p in (before, now)]
+    assert 0.25 <= rest[1] / rest[0] <= 0.45, says % (
+        '(its slide) the rest of the step takes about a third of its old time', rest)
     blas = profile('profile, openblas products')
     assert 0.35 <= blas['linear (matmul)'] / now['linear (matmul)'] < 0.5, says % (
         'our products run at a little under half the speed of OpenBLAS\'s', (now, blas))
