@@ -60,11 +60,14 @@ EFFORT_TEXT = {
            'attempts: a programming exercise takes 20 minutes plus 2, 3 or 4 per '
            'line of the reference solution (its non-blank, non-comment lines) for '
            'easy, medium or hard; a numeric-answer exercise 15 minutes plus 5 per '
-           'answer; a written or measured part 15, 30 or 60 minutes for easy, '
+           'answer (its written part counts too when it is medium or hard; an easy '
+           "one's few lines of reasoning are in those 15); a written or measured "
+           'part 15, 30 or 60 minutes for easy, '
            'medium or hard (20, 45 or 90 when nothing in the exercise is '
            'autograded).  Calibrate them with your own class.'),
     'zh': ('预计用时是按模型估算的，不是学生实测：编程练习为 20 分钟，加上参考答案每行 2、3 或 4 分钟'
-           '（按易、中、难；只数非空、非注释的行）；数值答案练习为 15 分钟加每个答案 5 分钟；书面或测量部分按难度，'
+           '（按易、中、难；只数非空、非注释的行）；数值答案练习为 15 分钟加每个答案 5 分钟'
+           '（中等和难的题另加书面部分的时间；容易的题那几行说理已算在 15 分钟里）；书面或测量部分按难度，'
            '易、中、难分别为 15、30、60 分钟（整道题都不自动评分时为 20、45、90 分钟）。'
            '请用自己班级的实际情况校准。'),
 }
@@ -271,11 +274,21 @@ def exercise_dirs(root=ROOT):
 
 
 def solution_size(root, ex_id, meta):
+    """Non-blank, non-comment lines of the reference solution.  A line inside
+    a /* ... */ comment is a comment; a line of code that starts with * (a
+    store through a pointer, *peak = ...) is not."""
     n = 0
     for f in meta['student_files']:
+        in_comment = False
         for line in exercise.solution_lines(read(os.path.join(root, 'exercises', ex_id, f))):
             s = line.strip()
-            if s and not s.startswith(('/*', '*', '//')):
+            if in_comment:
+                in_comment = '*/' not in s
+                continue
+            if s.startswith('/*'):
+                in_comment = '*/' not in s
+                continue
+            if s and not s.startswith('//'):
                 n += 1
     return n
 

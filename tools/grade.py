@@ -1576,13 +1576,17 @@ def explain(ex, check, outcome, built, lang):
         # (instead of the check's general hint, which may point elsewhere)
         for m in known[:2]:
             if m.get('all_nan'):
-                lines += L('hint (your values are all nan, as with a known mistake, unless '
-                           'they were never written): ' + m['mistake']['en'],
-                           '提示（你的结果全是 nan，与一个常见错误相同，除非这些位置从未写入）：'
-                           + m['mistake']['zh'])
+                lines += L('hint (your values are all nan, as with a known mistake, but 0/0, '
+                           'inf - inf or values never written give nan too): one possible cause: '
+                           + m['mistake']['en'],
+                           '提示（你的结果全是 nan，与一个常见错误相同；不过 0/0、inf - inf '
+                           '或从未写入的位置也会得到 nan）：可能的原因之一：' + m['mistake']['zh'])
             else:
                 lines += L('hint (your values are those of a known mistake): ' + m['mistake']['en'],
                            '提示（你的结果与一个常见错误的结果相同）：' + m['mistake']['zh'])
+        # all nan is weak evidence for one mistake: the check's own hint too
+        if hint and r not in BUILD_REASONS and all(m.get('all_nan') for m in known[:2]):
+            lines += L('hint: ' + hint['en'], '提示：' + hint['zh'])
     elif hint and r not in BUILD_REASONS:
         lines += L('hint: ' + hint['en'], '提示：' + hint['zh'])
     if outcome.get('stdout') and not check.get('hidden') and r not in ('output-limit',):

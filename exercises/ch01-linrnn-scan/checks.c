@@ -3,6 +3,7 @@
    count is ceil(log2 n) counted here by doubling. */
 #include "grade.h"
 #include "linrnn_scan.h"
+#include <stdio.h>
 
 static void recurrence(double *h, const double *x, const double *a, const double *bm,
                        int n, int d_in, int d)
@@ -74,9 +75,9 @@ CHECK(rounds_are_ceil_log2_n)
         for (int t = 0; t < n; t++)
             x[t] = 1;
         int r = linrnn_scan(h, x, a, bm, n, 1, 1, work);
-        expect_int(n == 1 ? "rounds for n = 1" : n == 2 ? "rounds for n = 2" : n == 3 ? "rounds for n = 3"
-                   : n == 4 ? "rounds for n = 4" : n == 8 ? "rounds for n = 8" : "rounds for n = 9",
-                   r, want[i]);
+        char what[64];
+        snprintf(what, sizeof what, "rounds for n = %d|zh:n = %d 时的轮数", n, n);
+        expect_int(what, r, want[i]);
     }
 }
 

@@ -16,8 +16,9 @@ static long count_ones(long s_q, long s_k, long shift)
 
 static void formula_at(long n)
 {
-    char what[64];
-    snprintf(what, sizeof what, "(a) ones of the causal mask, n = %ld", n);
+    char what[128];
+    snprintf(what, sizeof what, "(a) ones of the causal mask, n = %ld|zh:（a）因果掩码里 1 的个数，n = %ld",
+             n, n);
     expect_int(what, answer_causal_ones(n), count_ones(n, n, 0));
 }
 

@@ -5,6 +5,7 @@
 #include "grade.h"
 #include "jacobian_frobenius.h"
 #include <math.h>
+#include <stdio.h>
 
 static double explicit_norm(const double *p, int n)
 {
@@ -39,7 +40,7 @@ static void compare(const char *what, const double *p, int n, double want)
 CHECK(two_keys_at_one_half)
 {
     double p[2] = { 0.5, 0.5 };
-    compare("||J||_F for p = (1/2, 1/2)", p, 2, 0.5);
+    compare("||J||_F for p = (1/2, 1/2)|zh:p = (1/2, 1/2) 时的 ||J||_F", p, 2, 0.5);
 }
 
 CHECK(uniform_keys)
@@ -49,7 +50,9 @@ CHECK(uniform_keys)
     for (int n = 1; n <= 8; n++) {
         for (int j = 0; j < n; j++)
             p[j] = 1.0 / n;
-        compare("||J||_F for n uniform keys", p, n, sqrt(n - 1.0) / n);
+        char what[96];
+        snprintf(what, sizeof what, "||J||_F for %d uniform keys|zh:%d 个均匀的键时的 ||J||_F", n, n);
+        compare(what, p, n, sqrt(n - 1.0) / n);
     }
 }
 
@@ -57,7 +60,7 @@ CHECK(one_hot_is_zero)
 {
     /* a saturated softmax: J = 0 */
     double p[4] = { 0, 0, 1, 0 };
-    compare("||J||_F for a one-hot p", p, 4, 0.0);
+    compare("||J||_F for a one-hot p|zh:p 为独热向量时的 ||J||_F", p, 4, 0.0);
 }
 
 CHECK(random_p_matches_the_matrix)
@@ -87,7 +90,7 @@ CHECK(uneven_two_keys)
 {
     /* two keys (a, 1 - a): ||J||_F = 2 a (1 - a) */
     double p[2] = { 0.25, 0.75 };
-    compare("||J||_F for p = (1/4, 3/4)", p, 2, 2 * 0.25 * 0.75);
+    compare("||J||_F for p = (1/4, 3/4)|zh:p = (1/4, 3/4) 时的 ||J||_F", p, 2, 2 * 0.25 * 0.75);
 }
 CHECK(linear_time_for_a_million_keys)
 {
