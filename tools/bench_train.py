@@ -160,6 +160,13 @@ def cpu_model():
     return platform.processor() or 'unknown'
 
 
+def old_programs(a):
+    """The record's sections for older versions, and the program each
+    (None: keep the section as FILE has it)."""
+    return (('profile of the first version', a.first),
+            ('profile of the previous version', a.before))
+
+
 def program_name(prog):
     """How the record names an older program: ch08-old-COMMIT for one that
     make bench-train built from its commit (build/old/COMMIT/...)."""
@@ -211,9 +218,7 @@ def main():
     for l in blas:
         print('  ' + l)
     rows, profiles, missed = [], {}, 0
-    olds = [(title, prog) for title, prog in (('profile of the first version', a.first),
-                                              ('profile of the previous version', a.before))
-            if prog and a.record]
+    olds = [(title, prog) for title, prog in old_programs(a) if prog and a.record]
     old_best = {}
     for key, name, args in CONFIGS:
         for t in threads:
@@ -258,8 +263,7 @@ def main():
 
 def write_record(a, rows, profiles, blas, load, torch, old_best):
     sections = []
-    for title, prog in (('profile of the first version', a.first),
-                        ('profile of the previous version', a.before)):
+    for title, prog in old_programs(a):
         if prog and title in old_best:
             sections.append(['## %s (%s, one thread, larger configuration)'
                              % (title, program_name(prog))] + old_best[title][1])

@@ -118,6 +118,15 @@ def names_in(expr):
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
+def check_answer_expr(loc, qid, expr, values):
+    """An answer computed from the values: it must name one, and only defined ones."""
+    used = names_in(expr)
+    if used is None or not used:
+        raise QuizError('%s: %s: the answer %r names no value read from a program' % (loc, qid, expr))
+    for u in used - set(values) - set(FUNCS):
+        raise QuizError('%s: %s: the answer uses %s, which is not defined' % (loc, qid, u))
+
+
 def placeholders(s):
     return [m.group(1).split('|')[0].strip() for m in re.finditer(r'\{\{(.+?)\}\}', s)]
 
@@ -191,13 +200,7 @@ def validate(quiz):
         elif t == 'tf':
             a = q.get('answer')
             if isinstance(a, str):
-                used = names_in(a)
-                if used is None or not used:
-                    raise QuizError('%s: %s: the answer %r names no value read from a program'
-                                    % (loc, qid, a))
-                for u in used - set(values) - set(FUNCS):
-                    raise QuizError('%s: %s: the answer uses %s, which is not defined'
-                                    % (loc, qid, u))
+                check_answer_expr(loc, qid, a, values)
             elif not isinstance(a, bool):
                 raise QuizError('%s: %s: answer = true or false, or "EXPR" comparing values'
                                 % (loc, qid))
@@ -205,11 +208,7 @@ def validate(quiz):
             a = q.get('answer')
             if not isinstance(a, str):
                 raise QuizError('%s: %s: answer = "EXPR" over the values (a number is never typed)' % (loc, qid))
-            used = names_in(a)
-            if used is None or not used:
-                raise QuizError('%s: %s: the answer %r names no value read from a program' % (loc, qid, a))
-            for u in used - set(values) - set(FUNCS):
-                raise QuizError('%s: %s: the answer uses %s, which is not defined' % (loc, qid, u))
+            check_answer_expr(loc, qid, a, values)
             if not isinstance(q.get('tol', 0), (int, float)) or q.get('tol', 0) < 0:
                 raise QuizError('%s: %s: tol must be a number >= 0' % (loc, qid))
         elif t == 'short':
