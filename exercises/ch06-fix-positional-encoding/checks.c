@@ -61,7 +61,8 @@ CHECK(each_pair_is_on_the_unit_circle)
             got[pos * D / 2 + i] = s * s + c * c;
             want[pos * D / 2 + i] = 1.0;
         }
-    expect_doubles("pair", got, want, R * D / 2);
+    /* pair_norm2[pos][i]: the sum of squares of pair i at position pos */
+    expect_matrix("pair_norm2", got, want, R, D / 2);
     double full[R * D];
     reference(full, R, D);
     expect_matrix("pe", pe, full, R, D);
