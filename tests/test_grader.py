@@ -17,6 +17,7 @@ import concurrent.futures
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -290,3 +291,49 @@ def test_the_instructor_guide_lists_every_exercise_and_its_hidden_checks():
     path, text, current = grade_release.guide_with_table(TOP)
     assert text == current, ('exercises/INSTRUCTOR.md: the exercise table is out of date; '
                              'run tools/grade_release.py table --write')
+
+
+# Words that make a value's label English prose rather than a name or an
+# expression (w[1][0], Attn(q, K, V), schedule_rate(64, 10, 100, 1)): such a
+# label needs its Chinese half (|zh:), or a Chinese student reads English.
+ENGLISH_WORDS = {'the', 'of', 'at', 'for', 'with', 'and', 'from', 'step', 'layer', 'layers',
+                 'sentence', 'started', 'returned', 'position', 'one', 'far', 'above', 'below',
+                 'keys', 'uniform', 'rounds', 'ones', 'mask', 'post', 'pre', 'norm'}
+
+
+def test_value_labels_in_english_words_have_a_chinese_half():
+    """Every label in the checks (the first string of expect_*(), of a
+    snprintf() that builds one, or a compare() helper's last argument) that
+    reads as English words carries |zh: and its Chinese."""
+    problems = []
+    for checks in sorted(glob.glob(os.path.join(TOP, 'exercises', '*', 'checks.c'))):
+        text = open(checks, encoding='utf-8').read()
+        labels = re.findall(r'\bexpect_\w+\(\s*"((?:[^"\\]|\\.)*)"', text)
+        labels += re.findall(r'\bsnprintf\(\s*what\s*,[^,]+,\s*"((?:[^"\\]|\\.)*)"', text)
+        labels += re.findall(r'\bcompare\([^;]*"((?:[^"\\]|\\.)*)"\s*\)\s*;', text)
+        for label in labels:
+            en = label.split('|zh:')[0]
+            # words, not names: no identifier (pair_norm2), no array or call (mask[i])
+            words = {m.group().lower() for m in re.finditer(r'[A-Za-z_][A-Za-z_0-9]*', en)
+                     if m.group().isalpha() and en[m.end():m.end() + 1] not in ('[', '(')}
+            if words & ENGLISH_WORDS and '|zh:' not in label:
+                problems.append('%s: %r' % (os.path.relpath(checks, TOP), label))
+    assert not problems, 'labels with no Chinese half:\n' + '\n'.join(problems)
+
+
+def test_a_buffer_overflow_says_which_end_of_the_buffer():
+    """ASan says where the bad address lies; the feedback says "before the
+    start" for an index below 0 (t - 1 at t = 0) and "past the end" otherwise."""
+    g = load_grade()
+    head = ('==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020 at pc 0x1\n'
+            'READ of size 8 at 0x6020 thread T0\n    #0 0x401 in f /box/src/f.c:6\n')
+    for where, side, en, zh in (('to the left of', 'before', 'before the start of a buffer',
+                                 '在缓冲区开头之前读写'),
+                                ('to the right of', 'after', 'past the end of a buffer',
+                                 '越过缓冲区末尾读写')):
+        rep = g.sanitizer_report(head + '0x6020 is located 8 bytes %s 48-byte region\n' % where)
+        assert rep['kind'] == 'heap-buffer-overflow' and rep['side'] == side, rep
+        outcome = dict(rep, status='fail')
+        ex = type('Ex', (), {'limits': {}})()
+        text = '\n'.join(g.explain(ex, {'name': 'c'}, outcome, None, g.Lang('both')))
+        assert en in text and zh in text, text

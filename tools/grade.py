@@ -1419,8 +1419,12 @@ def sanitizer_report(err):
             if re.search(r'The signal is caused by a (READ|WRITE)', err):
                 detail = re.search(r'The signal is caused by a (\w+)', err).group(1) + ' at ' + detail
         where = first_student_frame(err)
+        # which side of the buffer: "located 8 bytes to the left of" (or
+        # "before") is an index below 0, "to the right of" (or "after") past its end
+        side = re.search(r'is located \d+ bytes? (to the left of|before|to the right of|after)', err)
+        side = side and ('before' if side.group(1) in ('to the left of', 'before') else 'after')
         return {'reason': 'sanitizer', 'tool': 'AddressSanitizer', 'kind': kind,
-                'detail': detail, 'where': where}
+                'detail': detail, 'where': where, 'side': side}
     where = '%s:%s' % (os.path.basename(u.group(1)), u.group(2))
     return {'reason': 'sanitizer', 'tool': 'UndefinedBehaviorSanitizer', 'kind': 'runtime error',
             'detail': u.group(4), 'where': where}
@@ -1552,6 +1556,10 @@ def explain(ex, check, outcome, built, lang):
               'heap-use-after-free': '使用已释放的内存',
               'double-free': '重复释放内存',
               'runtime error': '未定义行为'}.get(outcome['kind'], '内存错误')
+        if outcome.get('side') == 'before' and outcome['kind'].endswith('buffer-overflow'):
+            # an index below 0, not past the end
+            en = en.replace('past the end of', 'before the start of')
+            zh = zh.replace('末尾', '开头之前').replace('越过', '在')
         lines += L('check %s stopped by %s: %s' % (check['name'], head, en),
                    '检查 %s 被 %s 终止：%s' % (check['name'], head, zh))
     elif r == 'exit':

@@ -6,12 +6,13 @@
 
 static void expect_masks(const unsigned char *got, const unsigned char *want, int batch, int s)
 {
-    char what[80];
+    char what[128];
     for (int b = 0; b < batch; b++)
         for (int i = 0; i < s; i++)
             for (int j = 0; j < s; j++) {
                 size_t at = ((size_t)b * s + i) * s + j;
-                snprintf(what, sizeof what, "sentence %d: mask[%d][%d]", b, i, j);
+                snprintf(what, sizeof what, "sentence %d: mask[%d][%d]|zh:第 %d 句：mask[%d][%d]",
+                         b, i, j, b, i, j);
                 expect_int(what, got[at], want[at]);
             }
 }

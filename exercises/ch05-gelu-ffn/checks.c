@@ -108,10 +108,11 @@ static void backward(unsigned long seed, int which)
         dx[i] = 0.5;
     Ffn g = make(gp);
     ffn_gelu_backward(&f, &g, dx, dh, grade_copy(G, N * D), x, a, h, N);
-    char what[64];
+    char what[128];
     if (which & 1)
         for (int i = 0; i < N * D; i++) {
-            snprintf(what, sizeof what, "dx[%d][%d] (started at 0.5)", i / D, i % D);
+            snprintf(what, sizeof what, "dx[%d][%d] (started at 0.5)|zh:dx[%d][%d]（初值 0.5）",
+                     i / D, i % D, i / D, i % D);
             expect_near(what, dx[i], 0.5 + central(x, i, p, x, G));
         }
     static const char *names[4] = { "w1", "b1", "w2", "b2" };
@@ -120,7 +121,8 @@ static void backward(unsigned long seed, int which)
         if (!(which & (part < 2 ? 2 : 4)))
             continue;
         for (int i = start[part]; i < start[part + 1]; i++) {
-            snprintf(what, sizeof what, "g->%s[%d] (started at 0.5)", names[part], i - start[part]);
+            snprintf(what, sizeof what, "g->%s[%d] (started at 0.5)|zh:g->%s[%d]（初值 0.5）",
+                     names[part], i - start[part], names[part], i - start[part]);
             expect_near(what, gp[i], 0.5 + central(p, i, p, x, G));
         }
     }

@@ -124,11 +124,12 @@ static void backward(Case c, unsigned long seed, int which, double b1_shift, int
         residual_ffn_backward(&f, &g, &ln, c.where, dx, grade_copy(G, nd), grade_copy(x, nd),
                               c.n);
     const char *place = c.where == POST_NORM ? "post-norm" : "pre-norm";
-    char what[96];
+    const char *place_zh = c.where == POST_NORM ? "后归一化" : "前归一化";
+    char what[192];
     if (which & 1)
         for (int i = 0; i < nd; i++) {
-            snprintf(what, sizeof what, "%s: dx[%d][%d] (started at 0.5)", place, i / c.d,
-                     i % c.d);
+            snprintf(what, sizeof what, "%s: dx[%d][%d] (started at 0.5)|zh:%s：dx[%d][%d]（初值 0.5）",
+                     place, i / c.d, i % c.d, place_zh, i / c.d, i % c.d);
             expect_near(what, dx[i], 0.5 + times * central(x, i, &c, p, x, G));
         }
     static const char *names[4] = { "w1", "b1", "w2", "b2" };
@@ -137,8 +138,8 @@ static void backward(Case c, unsigned long seed, int which, double b1_shift, int
         if (!(which & (part < 2 ? 2 : 4)))
             continue;
         for (int i = start[part]; i < start[part + 1]; i++) {
-            snprintf(what, sizeof what, "%s: g->%s[%d] (started at 0.5)", place, names[part],
-                     i - start[part]);
+            snprintf(what, sizeof what, "%s: g->%s[%d] (started at 0.5)|zh:%s：g->%s[%d]（初值 0.5）",
+                     place, names[part], i - start[part], place_zh, names[part], i - start[part]);
             expect_near(what, gp[i], 0.5 + times * central(p, i, &c, p, x, G));
         }
     }

@@ -107,26 +107,26 @@ CHECK(zero_weights_pre_norm_by_hand)
 CHECK(one_layer_is_the_layer)
 {
     Shape s = { 1, 3, 4, 2, 8 };
-    compare(&s, 2, NULL, NULL, POST_NORM, "y (one post-norm layer)");
+    compare(&s, 2, NULL, NULL, POST_NORM, "y (one post-norm layer)|zh:y（一层后归一化）");
 }
 
 CHECK(post_norm_stack)
 {
     Shape s = { 3, 4, 6, 2, 12 };
-    compare(&s, 3, NULL, NULL, POST_NORM, "y (3 post-norm layers)");
+    compare(&s, 3, NULL, NULL, POST_NORM, "y (3 post-norm layers)|zh:y（三层后归一化）");
 }
 
 CHECK(pre_norm_stack_with_final_norm)
 {
     Shape s = { 3, 4, 6, 3, 10 };
     LayerNorm final = { 6, NULL, NULL, LAYERNORM_EPS };
-    compare(&s, 4, &final, NULL, PRE_NORM, "y (3 pre-norm layers, final norm)");
+    compare(&s, 4, &final, NULL, PRE_NORM, "y (3 pre-norm layers, final norm)|zh:y（三层前归一化，最后再归一化）");
 }
 
 CHECK(mask_in_every_layer)
 {
     Shape s = { 2, 5, 4, 2, 8 };
-    compare(&s, 5, NULL, causal(5), POST_NORM, "y (2 layers, causal mask)");
+    compare(&s, 5, NULL, causal(5), POST_NORM, "y (2 layers, causal mask)|zh:y（两层，因果掩码）");
 }
 
 /* BEGIN HIDDEN */
@@ -142,19 +142,19 @@ CHECK(six_layers_padding_and_a_final_norm_of_its_own)
     grade_random(gamma, 16, 61, 0.5, 1.5);
     grade_random(beta, 16, 62, -1, 1);
     LayerNorm final = { 16, gamma, beta, 1e-3 };
-    compare(&s, 6, &final, mask, PRE_NORM, "y (6 pre-norm layers, padding mask)");
+    compare(&s, 6, &final, mask, PRE_NORM, "y (6 pre-norm layers, padding mask)|zh:y（六层前归一化，填充掩码）");
 }
 
 CHECK(one_position)
 {
     Shape s = { 3, 1, 4, 2, 6 };
     LayerNorm final = { 4, NULL, NULL, LAYERNORM_EPS };
-    compare(&s, 7, &final, NULL, POST_NORM, "y (one position)");
+    compare(&s, 7, &final, NULL, POST_NORM, "y (one position)|zh:y（一个位置）");
 }
 
 CHECK(many_layers_few_heads)
 {
     Shape s = { 9, 3, 2, 1, 3 };
-    compare(&s, 8, NULL, causal(3), PRE_NORM, "y (9 pre-norm layers, d = 2)");
+    compare(&s, 8, NULL, causal(3), PRE_NORM, "y (9 pre-norm layers, d = 2)|zh:y（九层前归一化，d = 2）");
 }
 /* END HIDDEN */

@@ -42,7 +42,7 @@ static void decode(int steps, int first, int d_k, int d_v, double kappa, unsigne
     grade_random(v, (size_t)steps * d_v, seed + 2, -1, 1);
     double *kc = grade_doubles((size_t)steps * d_k), *vc = grade_doubles((size_t)steps * d_v);
     int len = 0;
-    char what[32];
+    char what[64];
     for (int t = 0; t < steps; t++) {
         double *out = grade_doubles(d_v), *w = grade_doubles(t + 1);
         double want_out[MAXD], want_w[MAXS];
@@ -52,9 +52,9 @@ static void decode(int steps, int first, int d_k, int d_v, double kappa, unsigne
         if (t < first)
             continue;
         causal_row(want_out, want_w, q, k, v, t, d_k, d_v, kappa);
-        snprintf(what, sizeof what, "w (step %d)", t);
+        snprintf(what, sizeof what, "w (step %d)|zh:w（第 %d 步）", t, t);
         expect_doubles(what, w, want_w, t + 1);
-        snprintf(what, sizeof what, "out (step %d)", t);
+        snprintf(what, sizeof what, "out (step %d)|zh:out（第 %d 步）", t, t);
         expect_doubles(what, out, want_out, d_v);
     }
     expect_matrix("k_cache", kc, k, steps, d_k);
