@@ -253,17 +253,21 @@ static int report_measurements(const char *path)
     while (fgets(line, sizeof line, f)) {
         n++;
         if (!strchr(line, '\n') && !feof(f))
-            cli_fail("--report %s:%ld: line too long", path, n);
+            cli_fail(CLI_TR("--report %s:%ld: line too long",
+                            "--report %s:%ld：行太长"), path, n);
         if (n == 1 && (strncmp(line, "# Chapter ", 10) != 0 || !strstr(line, "RECORD=1")))
-            cli_fail("--report %s:1: not a record of make bench-train (or train) RECORD=1",
-                     path);
+            cli_fail(CLI_TR("--report %s:1: not a record of make bench-train "
+                            "(or train) RECORD=1",
+                            "--report %s:1：不是 make bench-train"
+                            "（或 train）RECORD=1 写下的记录"), path);
         if (cli_zh())
             translate_record_line(line);
         else
             fputs(line, stdout);
     }
     if (ferror(f) || n == 0)
-        cli_fail("--report %s: %s", path, n ? "read error" : "empty file");
+        cli_fail("--report %s: %s", path,
+                 n ? CLI_TR("read error", "读取出错") : CLI_TR("empty file", "文件是空的"));
     fclose(f);
     return 0;
 }

@@ -130,7 +130,7 @@ Model model_new(const TransformerConfig *c, uint64_t seed)
 {
     const char *why = model_config_check(c);
     if (why)
-        cli_fail("model configuration: %s", why);
+        cli_fail(CLI_TR("model configuration: %s", "模型配置：%s"), why);
     Model m;
     memset(&m, 0, sizeof m);
     m.cfg = *c;
@@ -814,8 +814,8 @@ static double smoothed_xent(double *p, const double *z, int V, int y, double eps
 static void check_length(const Model *m, int n)
 {
     if (n < 1 || n > m->cfg.max_len)
-        cli_fail("a sequence of length %d, but the model's max_len is %d", n,
-                 m->cfg.max_len);
+        cli_fail(CLI_TR("a sequence of length %d, but the model's max_len is %d",
+                        "序列长度为 %d，但模型的 max_len 是 %d"), n, m->cfg.max_len);
 }
 
 double model_forward(Model *m, const Batch *b, int train, long *correct, long *tokens)
