@@ -337,3 +337,16 @@ def test_a_buffer_overflow_says_which_end_of_the_buffer():
         ex = type('Ex', (), {'limits': {}})()
         text = '\n'.join(g.explain(ex, {'name': 'c'}, outcome, None, g.Lang('both')))
         assert en in text and zh in text, text
+
+
+def test_a_sign_error_is_named_only_when_every_wrong_value_is_flipped():
+    """The feedback says 'look for a sign' when each wrong value is the
+    expected one negated, and not when some wrong value is something else."""
+    g = load_grade()
+    ref = [('near', b'out', b'3', b'0 0', b'1 -2 0'), ('end',)]
+    def rec(vals):
+        return [('near', b'out', b'3', b'0 0', vals.encode()), ('end',)]
+    assert g.sign_flipped(rec('-1 2 0'), ref)           # all flipped (0 is its own negative)
+    assert g.sign_flipped(rec('1 2 0'), ref)            # the one wrong value is flipped
+    assert not g.sign_flipped(rec('-1 4 0'), ref)       # one wrong value is not
+    assert not g.sign_flipped(rec('1 -2 0'), ref)       # nothing wrong

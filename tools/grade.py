@@ -1385,10 +1385,33 @@ def run_check(sb, binary, name, atol, rtol, limits, reference):
     return dict(facts, status='fail', reason='wrong', verdict=v, values=recs)
 
 
+def sign_flipped(student, reference):
+    """True when every value that fails is the expected one with its sign
+    flipped (within the tolerance), and one fails at least: a sign error."""
+    flipped = False
+    try:
+        for got, ref in zip(student, reference):
+            if ref[0] != 'near' or got[0] != 'near' or len(got) != 5 or got[1:3] != ref[1:3]:
+                continue
+            shape, count = shape_of(ref[2])
+            atol, rtol = parse_numbers(ref[3], 2)
+            for a, e in zip(parse_numbers(got[4], count), parse_numbers(ref[4], count)):
+                if near(a, e, atol, rtol):
+                    continue
+                if not near(a, -e, atol, rtol):
+                    return False
+                flipped = True
+    except (ValueError, IndexError):
+        return False
+    return flipped
+
+
 def run_and_diagnose(tc, ex, check, sb, binary, limits, reference):
     outcome = run_check(sb, binary, check['name'], float(check.get('atol', ex.atol)),
                         float(check.get('rtol', ex.rtol)), limits, reference)
     outcome['diagnoses'] = diagnose(tc, ex, check, outcome)
+    outcome['sign_flipped'] = (outcome.get('reason') == 'wrong' and ex.kind != 'answers'
+                               and sign_flipped(outcome.get('values') or [], reference))
     outcome.pop('values', None)         # up to 16 MB: not kept for the report
     return outcome
 
@@ -1501,6 +1524,12 @@ def explain(ex, check, outcome, built, lang):
                 if act == 'nan':
                     lines += L('nan: this entry was never written, or came from inf - inf or 0/0',
                                'nan：这个位置从未被写入，或者来自 inf - inf、0/0 之类的运算')
+                if outcome.get('sign_flipped'):
+                    lines += L('every value of this check that is wrong is the expected one with '
+                               'its sign flipped: look for a sign (+= for -=, a difference '
+                               'taken the wrong way round)',
+                               '这项检查里每个错的值都恰好是期望值的相反数：检查符号'
+                               '（该用 -= 处用了 +=，或某个差减反了）')
             elif kind == 'int':
                 lines += L('%s: expected %s, got %s' % (what_en, exp, act),
                            '%s：期望 %s，实际得到 %s' % (what_zh, exp, act))
