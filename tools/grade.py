@@ -1585,10 +1585,15 @@ def explain(ex, check, outcome, built, lang):
               'heap-use-after-free': '使用已释放的内存',
               'double-free': '重复释放内存',
               'runtime error': '未定义行为'}.get(outcome['kind'], '内存错误')
-        if outcome.get('side') == 'before' and outcome['kind'].endswith('buffer-overflow'):
+        if outcome.get('side') == 'before':
             # an index below 0, not past the end
-            en = en.replace('past the end of', 'before the start of')
-            zh = zh.replace('末尾', '开头之前').replace('越过', '在')
+            en = {'heap-buffer-overflow': 'a read or write before the start of a buffer',
+                  'stack-buffer-overflow': 'a read or write before the start of an array on the stack',
+                  'global-buffer-overflow': 'a read or write before the start of a global array'
+                  }.get(outcome['kind'], en)
+            zh = {'heap-buffer-overflow': '在缓冲区开头之前读写',
+                  'stack-buffer-overflow': '在栈上数组开头之前读写',
+                  'global-buffer-overflow': '在全局数组开头之前读写'}.get(outcome['kind'], zh)
         lines += L('check %s stopped by %s: %s' % (check['name'], head, en),
                    '检查 %s 被 %s 终止：%s' % (check['name'], head, zh))
     elif r == 'exit':
