@@ -347,6 +347,16 @@ def test_one_gradescope_package_per_week():
     for word in ('阅读', 'Readings', '实验', 'Lab', '4wk-week2.zip', 'decks/03-multi-head-zh.pdf',
                  'decks/03-multi-head-en.pdf'):
         assert word in readme, word
+    # the week's load in all: 4wk week 2 sets 3.1, 3.2, 4.1, 4.2 and 4.3, all of them
+    total = sum(e['minutes'] for e in week['exercises'])
+    assert len(week['exercises']) == 5 and week['minutes'] == total
+    assert 'about %d min (%d h %d min)' % (total, total // 60, total % 60) in readme, readme
+    assert '合计约 %d 分钟' % total in readme
+    last = tracks[2]['weeks'][-1]               # 14wk week 14: each student takes one project
+    assert last['choose_one'] and len(last['exercises']) == 4
+    assert last['minutes'] == max(e['minutes'] for e in last['exercises'])
+    assert 'each student takes one, about %d to %d min' % (
+        min(e['minutes'] for e in last['exercises']), last['minutes']) in course.week_readme(tracks[2], last)
 
 
 # ---------------------------------------------------------------------------

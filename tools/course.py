@@ -399,7 +399,11 @@ def plan(root=ROOT, build=None):
                             'difficulty': ex.difficulty, 'minutes': minutes, 'how': how,
                             'keyed': ex.key is not None})
             ids = [i for e in exs for i in e['ids']]
-            tw.append({'week': k + 1, 'readings': readings,
+            # a week that lets each student choose one exercise costs the longest of them
+            each = [e['minutes'] for e in exs]
+            total = (max(each) if w.get('choose_one') else sum(each)) if each else 0
+            tw.append({'week': k + 1, 'readings': readings, 'minutes': total,
+                       'choose_one': bool(w.get('choose_one')),
                        'decks': [decks[d] for d in w['decks'] if d in decks],
                        'lab': w['lab'], 'exercises': exs,
                        'package': ('%s-week%d.zip' % (track['id'], k + 1)) if ids else None,
@@ -430,6 +434,20 @@ def reading_text(r, lang):
 
 def minutes_text(m, lang):
     return ('约 %d 分钟' % m) if lang == 'zh' else ('about %d min' % m)
+
+
+def total_text(week, lang):
+    """The week's exercises in all, as its README and the instructor's guide say it."""
+    m = week['minutes']
+    if week['choose_one']:
+        low = min(e['minutes'] for e in week['exercises'])
+        return ('本周练习：每人选做一题，约 %d 至 %d 分钟，视所选的题而定。' if lang == 'zh' else
+                "This week's exercises: each student takes one, about %d to %d min "
+                "depending on the choice.") % (low, m)
+    hours = ('%d 小时 %d 分钟' % divmod(m, 60) if m % 60 else '%d 小时' % (m // 60)) if lang == 'zh' \
+        else ('%d h %d min' % divmod(m, 60) if m % 60 else '%d h' % (m // 60))
+    return ('本周练习合计约 %d 分钟（%s）。' if lang == 'zh' else
+            "This week's exercises in all: about %d min (%s).") % (m, hours)
 
 
 def week_readme(track, week, quiz=()):
@@ -466,6 +484,8 @@ def week_readme(track, week, quiz=()):
                 e['number'], diff, ids, minutes_text(e['minutes'], lang), e['how'][lang]))
         if not week['exercises']:
             L.append('- —')
+        else:
+            L.append('\n' + total_text(week, lang))
         L.append('')
         L.append('## Gradescope\n')
         if week['package']:
@@ -493,7 +513,7 @@ def print_plan(tracks, which=None):
             continue
         print('== %s: %s' % (t['id'], t['title']['en']))
         for w in t['weeks']:
-            total = sum(e['minutes'] for e in w['exercises'])
+            total = w['minutes']
             print('week %d: %s' % (w['week'], '; '.join(reading_text(r, 'en') for r in w['readings'])))
             print('   decks %s; exercises %s (%d min); package %s' % (
                 ', '.join(w['decks']) or '-',
@@ -571,6 +591,9 @@ def tracks_tex(tracks):
                     e['number'], DIFF_ZH.get(e['difficulty'], '?'), e['difficulty'], ids,
                     e['minutes'], tex_escape(e['how']['en'])))
             out.append(r'\item \textbf{练习 / Exercises:} ' + ('; '.join(exs) or '—'))
+            if exs:
+                out.append(r'\item \textbf{合计 / In all:} ' + tex_escape(total_text(w, 'zh')) +
+                           r'\\ {\color{entext}' + tex_escape(total_text(w, 'en')) + '}')
             out.append(r'\item \textbf{Gradescope:} ' + (
                 r'\texttt{%s} (%s)' % (tex_escape(w['package']), tex_escape(', '.join(w['package_ids'])))
                 if w['package'] else '—'))
