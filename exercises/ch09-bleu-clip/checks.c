@@ -115,8 +115,8 @@ CHECK(random_sentences)
             hyp[i] = (int)(next_random(&s) % ALPHABET);
         for (int i = 0; i < rl; i++)
             ref[i] = (int)(next_random(&s) % ALPHABET);
-        long m, t;
-        reference(hyp, hl, ref, rl, n, &m, &t);
+        long m = 0, t = 0;
+        GRADE_REFERENCE(reference(hyp, hl, ref, rl, n, &m, &t));
         run(hyp, hl, ref, rl, n, m, t);
     }
 }
@@ -124,9 +124,9 @@ CHECK(random_sentences)
 CHECK(orders_one_to_four)
 {
     int hyp[7] = { 1, 2, 3, 1, 2, 3, 1 }, ref[3] = { 1, 2, 3 };
-    long m, t;
+    long m = 0, t = 0;
     for (int n = 1; n <= 4; n++) {
-        reference(hyp, 7, ref, 3, n, &m, &t);
+        GRADE_REFERENCE(reference(hyp, 7, ref, 3, n, &m, &t));
         run(hyp, 7, ref, 3, n, m, t);
     }
 }

@@ -21,6 +21,16 @@
  * Expected values are worked out by hand in the check or computed by a
  * short, independent formula in the check itself; never from the reference
  * solution.
+ *
+ * The student's program never holds them.  The grader compiles checks.c
+ * twice: as it is, for the reference run, and with GRADE_EMIT defined, for
+ * the student's program.  With GRADE_EMIT the expect_*() below drop their
+ * expected argument unevaluated, and GRADE_REFERENCE(...) drops the statement
+ * it holds; so an expected value the student's function could otherwise read
+ * (from a register, from the check's stack frame) is never computed.  Write
+ * expected values inside the expect_*() call, or compute them in
+ * GRADE_REFERENCE(...) (after calling the student's function, where that is
+ * as easy), never into variables handed to the student's function.
  */
 #ifndef GRADE_H
 #define GRADE_H
@@ -72,5 +82,24 @@ void grade_fail(const char *fmt_en, const char *fmt_zh, ...)
 
 /* Random inputs for larger checks: a fixed seed gives the same data everywhere. */
 void grade_random(double *x, size_t n, unsigned long seed, double lo, double hi);
+
+/* The student's program (the grader defines GRADE_EMIT when it builds
+   checks.c for it): the expected values are not computed at all, and the
+   program refuses to run except as the student's run (--emit). */
+void grade_emit_only(void);
+#ifdef GRADE_EMIT
+#define expect_near(w, a, e) (expect_near)((w), (a), 0.0)
+#define expect_near_tol(w, a, e, at, rt) (expect_near_tol)((w), (a), 0.0, (at), (rt))
+#define expect_doubles(w, a, e, n) (expect_doubles)((w), (a), NULL, (n))
+#define expect_matrix(w, a, e, r, c) (expect_matrix)((w), (a), NULL, (r), (c))
+#define expect_int(w, a, e) (expect_int)((w), (a), 0)
+#define GRADE_REFERENCE(...) ((void)0)
+__attribute__((constructor)) static void grade_emit_build_(void)
+{
+    grade_emit_only();
+}
+#else
+#define GRADE_REFERENCE(...) __VA_ARGS__
+#endif
 
 #endif
