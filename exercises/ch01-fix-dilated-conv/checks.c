@@ -29,10 +29,10 @@ static void run(int n, int d_in, int d_out, int k, int dil, unsigned long seed, 
     grade_random(x, (size_t)n * d_in, seed, -1, 1);
     grade_random(w, (size_t)k * d_in * d_out, seed + 1, -1, 1);
     grade_random(b, d_out, seed + 2, -1, 1);
-    reference(want, x, w, bias ? b : NULL, n, d_in, d_out, k, dil);
     double *y = grade_doubles((size_t)n * d_out);
     dilated_conv(y, grade_copy(x, (size_t)n * d_in), grade_copy(w, (size_t)k * d_in * d_out),
                  bias ? grade_copy(b, d_out) : NULL, n, d_in, d_out, k, dil);
+    GRADE_REFERENCE(reference(want, x, w, bias ? b : NULL, n, d_in, d_out, k, dil));
     expect_matrix("y", y, want, n, d_out);
 }
 

@@ -43,7 +43,8 @@ static void compare(int n, int d_in, int d, unsigned long seed)
     grade_random(x, (size_t)n * d_in, seed, -1, 1);
     grade_random(bm, (size_t)d_in * d, seed + 1, -1, 1);
     contraction(a, d, seed + 2);
-    recurrence(want, x, a, bm, n, d_in, d);
+    /* before the call: a and bm are handed to it as they are, not copied */
+    GRADE_REFERENCE(recurrence(want, x, a, bm, n, d_in, d));
     double *h = grade_doubles((size_t)n * d);
     double *work = grade_doubles((size_t)n * d + 2 * (size_t)d * d);
     double *xx = grade_copy(x, (size_t)n * d_in);

@@ -63,8 +63,8 @@ static void check_definition(int n, int d_in, int d, double sigma, double tol, u
     grade_random(w, (size_t)d * d, seed + 1, -sigma * 1.7320508, sigma * 1.7320508);
     grade_random(u, (size_t)d_in * d, seed + 2, -0.866, 0.866);
     grade_random(b, d, seed + 3, -0.1, 0.1);
-    round_errors(errs, x, w, u, b, n, d_in, d);
     int m = call(x, w, u, b, n, d_in, d, tol);
+    round_errors(errs, x, w, u, b, n, d_in, d);    /* after the call: it gets copies */
     if (m < 1 || m > n)
         grade_fail("returned %d rounds: expected a count from 1 to n", "返回了 %d 轮：应在 1 到 n 之间", m);
     if (errs[m] > tol * (1 + 1e-6))

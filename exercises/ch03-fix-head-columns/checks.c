@@ -53,10 +53,10 @@ static void run(int s_q, int s_k, int h, int d_k, unsigned long seed)
     grade_random(q, (size_t)s_q * dm, seed, -1.5, 1.5);
     grade_random(k, (size_t)s_k * dm, seed + 1, -1.5, 1.5);
     grade_random(v, (size_t)s_k * dm, seed + 2, -1, 1);
-    reference(want_out, want_w, q, k, v, s_q, s_k, h, d_k);
     double *out = grade_doubles((size_t)s_q * dm), *w = grade_doubles((size_t)h * s_q * s_k);
     heads_attention(out, w, grade_copy(q, (size_t)s_q * dm), grade_copy(k, (size_t)s_k * dm),
                     grade_copy(v, (size_t)s_k * dm), s_q, s_k, h, d_k);
+    GRADE_REFERENCE(reference(want_out, want_w, q, k, v, s_q, s_k, h, d_k));
     expect_matrix("w", w, want_w, h * s_q, s_k);
     expect_matrix("out", out, want_out, s_q, dm);
 }

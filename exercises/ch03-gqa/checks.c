@@ -43,11 +43,11 @@ static void compare(int s_q, int s_k, int h, int g, int d_k, unsigned long seed)
     grade_random(k, nk, seed + 1, -1, 1);
     grade_random(v, nk, seed + 2, -2, 2);
     double *want = grade_doubles(nq), *want_w = grade_doubles(nw);
-    reference(want, want_w, q, k, v, s_q, s_k, h, g, d_k);
     double *out = grade_doubles(nq), *w = grade_doubles(nw);
     double *work = grade_doubles((size_t)(2 * s_q + 2 * s_k) * d_k);
     double *qq = grade_copy(q, nq), *kk = grade_copy(k, nk), *vv = grade_copy(v, nk);
     gqa_attention(out, w, work, qq, kk, vv, s_q, s_k, h, g, d_k);
+    GRADE_REFERENCE(reference(want, want_w, q, k, v, s_q, s_k, h, g, d_k));
     expect_doubles("w (h x s_q x s_k, head order)|zh:w（h x s_q x s_k，按头的顺序）", w, want_w, nw);
     expect_matrix("out", out, want, s_q, h * d_k);
     expect_same("q", qq, q, nq);

@@ -36,19 +36,23 @@ static double *bhsd(int B, int s, int h, int d_k)
 static void split(int B, int s, int h, int d_k)
 {
     size_t n = (size_t)B * s * h * d_k;
-    double *src = bshd(B, s, h, d_k), *want = bhsd(B, s, h, d_k), *dst = grade_doubles(n);
+    double *src = bshd(B, s, h, d_k), *dst = grade_doubles(n);
     double *orig = grade_copy(src, n);
     split_heads_batched(dst, src, B, s, h, d_k);
-    expect_doubles("dst (entry b*1000 + t*100 + i*10 + c + 0.5)|zh:dst（元素为 b*1000 + t*100 + i*10 + c + 0.5）", dst, want, n);
+    expect_doubles("dst (entry b*1000 + t*100 + i*10 + c + 0.5)"
+                   "|zh:dst（元素为 b*1000 + t*100 + i*10 + c + 0.5）",
+                   dst, bhsd(B, s, h, d_k), n);
     expect_same("src", src, orig, n);
 }
 
 static void merge(int B, int s, int h, int d_k)
 {
     size_t n = (size_t)B * s * h * d_k;
-    double *src = bhsd(B, s, h, d_k), *want = bshd(B, s, h, d_k), *dst = grade_doubles(n);
+    double *src = bhsd(B, s, h, d_k), *dst = grade_doubles(n);
     merge_heads_batched(dst, src, B, s, h, d_k);
-    expect_doubles("dst (entry b*1000 + t*100 + i*10 + c + 0.5)|zh:dst（元素为 b*1000 + t*100 + i*10 + c + 0.5）", dst, want, n);
+    expect_doubles("dst (entry b*1000 + t*100 + i*10 + c + 0.5)"
+                   "|zh:dst（元素为 b*1000 + t*100 + i*10 + c + 0.5）",
+                   dst, bshd(B, s, h, d_k), n);
 }
 
 CHECK(split_one_sequence)

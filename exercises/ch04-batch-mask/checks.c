@@ -21,14 +21,16 @@ static void compare(const int *len, int batch, int s, int causal)
 {
     size_t n = (size_t)batch * s * s;
     unsigned char *want = grade_bytes(n, 0), *mask = grade_bytes(n, 0xAB);
-    for (int b = 0; b < batch; b++)
-        for (int i = 0; i < s; i++)
-            for (int j = 0; j < s; j++)
-                want[((size_t)b * s + i) * s + j] = j < len[b] && (!causal || j <= i);
     int *lens = grade_ints(batch, 0);
     for (int b = 0; b < batch; b++)
         lens[b] = len[b];
     mask_batch(mask, lens, batch, s, causal);
+    GRADE_REFERENCE({
+        for (int b = 0; b < batch; b++)
+            for (int i = 0; i < s; i++)
+                for (int j = 0; j < s; j++)
+                    want[((size_t)b * s + i) * s + j] = j < len[b] && (!causal || j <= i);
+    });
     expect_masks(mask, want, batch, s);
 }
 
@@ -86,14 +88,16 @@ CHECK(causal_flag_any_nonzero)
     int len[2] = { 3, 2 };
     size_t n = 2 * 3 * 3;
     unsigned char *want = grade_bytes(n, 0), *mask = grade_bytes(n, 0xAB);
-    for (int b = 0; b < 2; b++)
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                want[(b * 3 + i) * 3 + j] = j < len[b] && j <= i;
     int *lens = grade_ints(2, 0);
     lens[0] = 3;
     lens[1] = 2;
     mask_batch(mask, lens, 2, 3, 7);
+    GRADE_REFERENCE({
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    want[(b * 3 + i) * 3 + j] = j < len[b] && j <= i;
+    });
     expect_masks(mask, want, 2, 3);
 }
 

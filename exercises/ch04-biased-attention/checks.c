@@ -42,10 +42,10 @@ static void compare(int s_q, int s_k, int d_k, int d_v, double kappa, unsigned l
     grade_random(k, nk, seed + 1, -1, 1);
     grade_random(v, nv, seed + 2, -2, 2);
     double *want = grade_doubles((size_t)s_q * d_v), *want_w = grade_doubles((size_t)s_q * s_k);
-    reference(want, want_w, q, k, v, bias, s_q, s_k, d_k, d_v, kappa);
     double *out = grade_doubles((size_t)s_q * d_v), *w = grade_doubles((size_t)s_q * s_k);
     double *bb = grade_copy(bias, (size_t)s_q * s_k);
     attention_biased(out, w, q, k, v, bb, s_q, s_k, d_k, d_v, kappa);
+    GRADE_REFERENCE(reference(want, want_w, q, k, v, bias, s_q, s_k, d_k, d_v, kappa));
     for (int i = 0; i < s_q * s_k; i++)
         expect_true(!isnan(w[i]), "a weight is NaN", "某个权重为 NaN");
     for (int i = 0; i < s_q * d_v; i++)

@@ -46,13 +46,13 @@ static void run(const unsigned char *mask, int s_q, int s_k, int d_k, int d_v, d
     grade_random(q, (size_t)s_q * d_k, seed, -spread, spread);
     grade_random(k, (size_t)s_k * d_k, seed + 1, -spread, spread);
     grade_random(v, (size_t)s_k * d_v, seed + 2, -1, 1);
-    reference(want_out, want_w, q, k, v, mask, s_q, s_k, d_k, d_v, kappa);
     unsigned char *m = grade_bytes((size_t)s_q * s_k, 0);
     for (int i = 0; i < s_q * s_k; i++)
         m[i] = mask[i];
     double *out = grade_doubles((size_t)s_q * d_v), *w = grade_doubles((size_t)s_q * s_k);
     masked_rows(out, w, grade_copy(q, (size_t)s_q * d_k), grade_copy(k, (size_t)s_k * d_k),
                 grade_copy(v, (size_t)s_k * d_v), m, s_q, s_k, d_k, d_v, kappa);
+    GRADE_REFERENCE(reference(want_out, want_w, q, k, v, mask, s_q, s_k, d_k, d_v, kappa));
     expect_matrix("w", w, want_w, s_q, s_k);
     expect_matrix("out", out, want_out, s_q, d_v);
 }
@@ -121,13 +121,13 @@ CHECK(padding_with_large_scores)
     grade_random(k, SK * 2, 31, -1, 1);
     grade_random(v, SK * 3, 32, -1, 1);
     k[8] = k[9] = k[10] = k[11] = 900;
-    reference(want_out, want_w, q, k, v, mask, SQ, SK, 2, 3, 1.0);
     unsigned char *m = grade_bytes(SQ * SK, 0);
     for (int i = 0; i < SQ * SK; i++)
         m[i] = mask[i];
     double *out = grade_doubles(SQ * 3), *w = grade_doubles(SQ * SK);
     masked_rows(out, w, grade_copy(q, SQ * 2), grade_copy(k, SK * 2), grade_copy(v, SK * 3), m,
                 SQ, SK, 2, 3, 1.0);
+    GRADE_REFERENCE(reference(want_out, want_w, q, k, v, mask, SQ, SK, 2, 3, 1.0));
     expect_matrix("w", w, want_w, SQ, SK);
     expect_matrix("out", out, want_out, SQ, 3);
 }
@@ -144,13 +144,13 @@ CHECK(causal_future_scores_higher)
     grade_random(v, S * 2, 41, -1, 1);
     for (int j = 0; j < S; j++)
         k[j] = 100.0 * j;
-    reference(want_out, want_w, q, k, v, mask, S, S, 1, 2, 1.0);
     unsigned char *m = grade_bytes(S * S, 0);
     for (int i = 0; i < S * S; i++)
         m[i] = mask[i];
     double *out = grade_doubles(S * 2), *w = grade_doubles(S * S);
     masked_rows(out, w, grade_copy(q, S), grade_copy(k, S), grade_copy(v, S * 2), m, S, S, 1, 2,
                 1.0);
+    GRADE_REFERENCE(reference(want_out, want_w, q, k, v, mask, S, S, 1, 2, 1.0));
     expect_matrix("w", w, want_w, S, S);
     expect_matrix("out", out, want_out, S, 2);
 }

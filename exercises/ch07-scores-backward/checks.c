@@ -20,10 +20,10 @@ static void compare(int s_k, int d_k, double kappa, unsigned long seed)
     double dx[512], k[512 * 8], want[8];
     grade_random(dx, s_k, seed, -1, 1);
     grade_random(k, (size_t)s_k * d_k, seed + 1, -2, 2);
-    reference(want, dx, k, s_k, d_k, kappa);
     double *ddx = grade_copy(dx, s_k), *kk = grade_copy(k, (size_t)s_k * d_k);
     double *dq = grade_doubles(d_k);
     scores_backward_query(dq, ddx, kk, s_k, d_k, kappa);
+    GRADE_REFERENCE(reference(want, dx, k, s_k, d_k, kappa));
     expect_doubles("dq", dq, want, d_k);
     expect_same("dx", ddx, dx, s_k);
     expect_same("k", kk, k, (size_t)s_k * d_k);
@@ -60,14 +60,17 @@ CHECK(matches_finite_differences)
     double *dq = grade_doubles(3);
     scores_backward_query(dq, grade_copy(dx, 4), grade_copy(k, 12), 4, 3, 0.8);
     for (int c = 0; c < 3; c++) {
-        double l[2];
-        for (int s = 0; s < 2; s++) {
-            double qq[3] = { q[0], q[1], q[2] };
-            qq[c] += s ? -1e-3 : 1e-3;
-            l[s] = 0;
-            for (int j = 0; j < 4; j++)
-                l[s] += dx[j] * 0.8 * (qq[0] * k[3 * j] + qq[1] * k[3 * j + 1] + qq[2] * k[3 * j + 2]);
-        }
+        double l[2] = { 0, 0 };
+        GRADE_REFERENCE({
+            for (int s = 0; s < 2; s++) {
+                double qq[3] = { q[0], q[1], q[2] };
+                qq[c] += s ? -1e-3 : 1e-3;
+                for (int j = 0; j < 4; j++) {
+                    const double *kj = k + 3 * j;
+                    l[s] += dx[j] * 0.8 * (qq[0] * kj[0] + qq[1] * kj[1] + qq[2] * kj[2]);
+                }
+            }
+        });
         expect_near_tol("dq (against central differences)|zh:dq（与中心差分对照）", dq[c], (l[0] - l[1]) / 2e-3, 1e-10, 1e-9);
     }
 }

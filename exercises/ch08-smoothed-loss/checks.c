@@ -81,12 +81,15 @@ CHECK(central_differences)
     double *zz = grade_copy(z, V);
     smoothed_loss(zz, V, 4, 0.1, dz);
     for (int k = 0; k < V; k++) {
-        double h = 1e-5, keep = z[k];
-        z[k] = keep + h;
-        double up = reference(z, V, 4, 0.1, scratch);
-        z[k] = keep - h;
-        double down = reference(z, V, 4, 0.1, scratch);
-        z[k] = keep;
+        double h = 1e-5, up = 0, down = 0;
+        GRADE_REFERENCE({
+            double keep = z[k];
+            z[k] = keep + h;
+            up = reference(z, V, 4, 0.1, scratch);
+            z[k] = keep - h;
+            down = reference(z, V, 4, 0.1, scratch);
+            z[k] = keep;
+        });
         expect_near_tol("dz[k] against central differences|zh:dz[k]，与中心差分对照", dz[k], (up - down) / (2 * h),
                         1e-8, 1e-6);
     }

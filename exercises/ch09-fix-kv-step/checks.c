@@ -51,7 +51,7 @@ static void decode(int steps, int first, int d_k, int d_v, double kappa, unsigne
         expect_int("returned length|zh:返回的长度", len, t + 1);
         if (t < first)
             continue;
-        causal_row(want_out, want_w, q, k, v, t, d_k, d_v, kappa);
+        GRADE_REFERENCE(causal_row(want_out, want_w, q, k, v, t, d_k, d_v, kappa));
         snprintf(what, sizeof what, "w (step %d)|zh:w（第 %d 步）", t, t);
         expect_doubles(what, w, want_w, t + 1);
         snprintf(what, sizeof what, "out (step %d)|zh:out（第 %d 步）", t, t);

@@ -55,11 +55,11 @@ static void compare(int s_q, int s_k, int d_k, int d_v, int br, int bc, double s
     grade_random(v, (size_t)s_k * d_v, seed + 2, -1, 1);
     double kappa = 1 / sqrt((double)d_k);
     double *want = grade_doubles((size_t)s_q * d_v), *out = grade_doubles((size_t)s_q * d_v);
-    reference(want, q, k, v, s_q, s_k, d_k, d_v, kappa);
     double *qq = grade_copy(q, (size_t)s_q * d_k), *kk = grade_copy(k, (size_t)s_k * d_k);
     double *vv = grade_copy(v, (size_t)s_k * d_v);
     double *scratch = grade_doubles((size_t)br * (bc + d_v + 2));
     long tiles = causal_tiles(out, qq, kk, vv, s_q, s_k, d_k, d_v, kappa, br, bc, scratch);
+    GRADE_REFERENCE(reference(want, q, k, v, s_q, s_k, d_k, d_v, kappa));
     /* the count first: a tile skipped too early shows as a count, not as an
        output that only looks wrong */
     expect_int("the number of tiles computed|zh:算过的块数", tiles, needed_tiles(s_q, s_k, br, bc));

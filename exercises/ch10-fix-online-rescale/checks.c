@@ -34,10 +34,10 @@ static void run(const double *q, const double *k, const double *v, int s_k, int 
                 double kappa, int tile)
 {
     double want[MAXD];
-    reference(want, q, k, v, s_k, d_k, d_v, kappa);
     double *out = grade_doubles(d_v);
     tiled_query(out, grade_copy(q, d_k), grade_copy(k, (size_t)s_k * d_k),
                 grade_copy(v, (size_t)s_k * d_v), s_k, d_k, d_v, kappa, tile);
+    GRADE_REFERENCE(reference(want, q, k, v, s_k, d_k, d_v, kappa));
     expect_doubles("out", out, want, d_v);
 }
 
