@@ -133,7 +133,7 @@ static const char *const record_lines[][2] = {
       "OpenBLAS：计算核 %s（由 OPENBLAS_CORETYPE=%s 指定）" },
     { "## speed", "## 速度" },
     { "config  threads  PyTorch ms     C own ms (x)     C OpenBLAS ms (x)",
-      "配置    线程数  PyTorch 毫秒   C 自己的 (x)     C OpenBLAS (x)" },
+      "配置    线程数  PyTorch 毫秒   C 自有 毫秒(x)    C OpenBLAS 毫秒(x)" },
     { "## bound", "## 上限" },
     { "bound (larger, 1 thread): PyTorch ms / C OpenBLAS products ms = %sx",
       "上限（较大的配置，一个线程）：PyTorch 毫秒 / C 的 OpenBLAS 乘积毫秒 = %sx" },
@@ -165,7 +165,7 @@ static const char *const record_lines[][2] = {
     { "## scores on %s held-out numbers, label smoothing %s",
       "## 在 %s 个留出的数上的成绩，标签平滑 %s" },
     { "## greedy vs beam: beam %s, alpha %s, on the held-out numbers",
-      "## 贪心解码与束搜索：束宽 %s，alpha %s，在留出的数上" },
+      "## 贪心解码与束搜索：束宽 %s，长度惩罚 α = %s，在留出的数上" },
     { "greedy wrong, beam right: %s of %s sentences",
       "贪心解码错，束搜索对：%s 句（共 %s 句）" },
     { "greedy right, beam wrong: %s of %s sentences",
@@ -558,7 +558,8 @@ static double train(Model *m, const Options *o)
 {
     Batch held = make_batch(&o->task, 1, 0, 256);
     if (o->curve)
-        printf("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n");
+        printf(CLI_TR("# step  train_loss  lr  heldout_loss  heldout_token_accuracy\n",
+                      "# 步数  训练损失  学习率  留出损失  留出词元准确率\n"));
     int tty = isatty(2);
     model_profile_reset();
     model_profiling = o->profile;

@@ -708,7 +708,7 @@ static void report(Model *m, const NumSplit *s)
             printf("\n");
         }
     printf(CLI_TR("\n## greedy vs beam: beam 4, alpha 0.6, on the held-out numbers\n",
-                  "\n## 贪心解码与束搜索：束宽 4，alpha 0.6，在留出的数上\n"));
+                  "\n## 贪心解码与束搜索：束宽 4，长度惩罚 α = 0.6，在留出的数上\n"));
     for (int dir = 1; dir >= 0; dir--)
         for (int i = 0; i < s->n_test; i++) {
             int src[SRC_LEN + 1], tgt[SRC_LEN + 1], nt, g[SRC_LEN], b[SRC_LEN];
@@ -759,18 +759,21 @@ static void attention_maps(Model *m, long number, int to_chinese)
     memcpy(b.tgt_in, tgt, (size_t)(nt - 1) * sizeof *tgt);
     memcpy(b.tgt_out, tgt + 1, (size_t)(nt - 1) * sizeof *tgt);
     model_forward(m, &b, 0, NULL, NULL);
-    const char *title[3] = { "encoder self-attention", "decoder self-attention",
-                             "encoder-decoder attention" };
+    const char *title[3] = { CLI_TR("encoder self-attention", "编码器自注意力"),
+                             CLI_TR("decoder self-attention", "解码器自注意力"),
+                             CLI_TR("encoder-decoder attention", "编码器-解码器注意力") };
     const int kind[3] = { ATTN_ENC_SELF, ATTN_DEC_SELF, ATTN_CROSS };
     int last = m->cfg.layers - 1, H = m->cfg.heads;
-    printf("# attention of the last layer (%d), mean over %d heads, %ld %s\n",
-           last + 1, H, number, to_chinese ? "English->Chinese" : "Chinese->English");
+    printf(CLI_TR("# attention of the last layer (%d), mean over %d heads, %ld %s\n",
+                  "# 最后一层（第 %d 层）的注意力，%d 个头取平均，%ld，%s\n"),
+           last + 1, H, number, to_chinese ? CLI_TR("English->Chinese", "英译中")
+                                           : CLI_TR("Chinese->English", "中译英"));
     for (int k = 0; k < 3; k++) {
         int rows, cols;
         model_attention(m, kind[k], last, 0, 0, &rows, &cols);
         const int *row_tok = kind[k] == ATTN_ENC_SELF ? src : tgt + 1;
         const int *col_tok = kind[k] == ATTN_DEC_SELF ? tgt : src;
-        printf("# %s: %d x %d\n", title[k], rows, cols);
+        printf(CLI_TR("# %s: %d x %d\n", "# %s：%d x %d\n"), title[k], rows, cols);
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++) {
                 double w = 0.0;
@@ -862,7 +865,7 @@ static void translate_text(const char *text, const char *model_path)
     }
     Model m;
     load_model(&m, model_path);
-    fprintf(stderr, CLI_TR("%s: %s, checkpoint %s (%s)\n", "%s：%s，检查点 %s（%s）\n"),
+    fprintf(stderr, CLI_TR("%s: %s, checkpoint %s (%s)\n", "%s: %s，检查点 %s（%s）\n"),
             cli_name(), to_chinese ? CLI_TR("English -> Chinese", "英译中")
                                    : CLI_TR("Chinese -> English", "中译英"), model_path,
             which);

@@ -436,7 +436,7 @@ static void load_record(Record *rec, const char *path)
     for (int n = 1; fgets(line, sizeof line, f); n++)
         if (!add_line(rec, line)) {
             fclose(f);
-            cli_fail(CLI_TR("%s:%d: not a measurement record", "%s:%d: 不是测量记录"), path,
+            cli_fail(CLI_TR("%s:%d: not a measurement record", "%s:%d：不是测量记录"), path,
                      n);
         }
     fclose(f);
@@ -539,7 +539,7 @@ static const char *const record_notes[][2] = {
     { "load: %s (1-minute load average when the measurement began)",
       "负载：%s（测量开始时的一分钟平均负载）" },
     { "openblas: core %s chosen by OpenBLAS itself (OPENBLAS_CORETYPE unset)",
-      "OpenBLAS：处理器类型 %s，由 OpenBLAS 自己选定（没有设 OPENBLAS_CORETYPE）" },
+      "OpenBLAS：计算核 %s，由 OpenBLAS 自己选择（未设 OPENBLAS_CORETYPE）" },
     { "torch-blas: %s", "PyTorch 的 BLAS：%s" },
 };
 
@@ -556,7 +556,7 @@ static void report(const char *path)
         printf(CLI_TR("peak (FMA loop), %d thread%s: %.1f GFLOP/s; "
                       "triad bandwidth: %.1f GB/s\n",
                       "峰值（FMA 循环），%d 个线程%s：%.1f GFLOP/s；"
-                      "triad 带宽：%.1f GB/s\n"),
+                      "三元组带宽：%.1f GB/s\n"),
                t, t > 1 && !cli_zh() ? "s" : "", rec.peak[t], rec.bandwidth[t]);
     if (rec.torch_import_mib > 0)
         printf(CLI_TR("torch import alone: %.0f MiB resident\n",
@@ -564,11 +564,12 @@ static void report(const char *path)
     printf(CLI_TR("\n## table\n", "\n## 表\n"));
     const char *head[5] = { CLI_TR("msk", "掩码"), CLI_TR("thr", "线程"),
                             CLI_TR("variant", "变体"), CLI_TR("time/s", "时间/s"),
-                            CLI_TR("peak", "峰值") };
+                            CLI_TR("peak", "峰值%") };
     const int narrow = cli_zh() ? 4 : 3;       /* 掩码, 线程: two wide characters */
     printf("%6s %*s %*s  %-*s %*s %9s %7s %*s %7s\n", "s", CLI_W(narrow, head[0]), head[0],
            CLI_W(narrow, head[1]), head[1], CLI_W(11, head[2]), head[2], CLI_W(9, head[3]),
-           head[3], "cpu/s", "GF/s", CLI_W(5, head[4]), head[4], "RSS/MiB");
+           head[3], CLI_TR("cpu/s", "CPU/s"), "GF/s", CLI_W(5, head[4]), head[4],
+           "RSS/MiB");
     for (int i = 0; i < rec.n_runs; i++) {
         const Run *r = &rec.runs[i];
         const char *mask = r->causal ? CLI_TR("yes", "是") : CLI_TR("no", "否");
@@ -687,7 +688,7 @@ static void demo_accuracy(void)
     printf(CLI_TR("## online softmax accuracy\n", "## 在线 Softmax 的精度\n"));
     printf(CLI_TR("relative error of the normaliser l against long double, "
                   "scores ~ N(0, 9)\n",
-                  "归一化常数 l 相对 long double 结果的相对误差，得分 ~ N(0, 9)\n"));
+                  "归一化因子 l 相对 long double 结果的相对误差，得分 ~ N(0, 9)\n"));
     printf("%9s %13s %13s %13s %13s\n", "n",   /* a Chinese character: 3 bytes, 2 columns */
            CLI_TR("float 2-pass", "   float 两遍"), CLI_TR("float online", "   float 在线"),
            CLI_TR("double 2-pass", "  double 两遍"),

@@ -73,6 +73,21 @@ static void help_entry(FILE *out, const char *left, const char *text)
     }
 }
 
+/* n characters of a synopsis line; its one English word, "[options]", in the
+   reader's language */
+static void put_synopsis(FILE *out, const char *line, int n)
+{
+    static const char word[] = "[options]";
+    const int w = (int)sizeof word - 1;
+    for (int i = 0; i < n;)
+        if (n - i >= w && memcmp(line + i, word, (size_t)w) == 0) {
+            fputs(CLI_TR(word, "[其他选项]"), out);
+            i += w;
+        } else
+            fputc(line[i++], out);
+    fputc('\n', out);
+}
+
 void cli_help(const CliProgram *p, FILE *out)
 {
     const char *line = p->usage;
@@ -82,9 +97,10 @@ void cli_help(const CliProgram *p, FILE *out)
         int len = nl ? (int)(nl - line) : (int)strlen(line);
         const char *indent = first ? "" : CLI_TR("       ", "      ");
         if (line[0] == ' ')     /* a continuation: under the previous line's options */
-            fprintf(out, "%s%*s%.*s\n", indent, (int)strlen(cli_name()), "", len, line);
+            fprintf(out, "%s%*s", indent, (int)strlen(cli_name()), "");
         else
-            fprintf(out, "%s%s%s%.*s\n", indent, cli_name(), len ? " " : "", len, line);
+            fprintf(out, "%s%s%s", indent, cli_name(), len ? " " : "");
+        put_synopsis(out, line, len);
         line = nl ? nl + 1 : NULL;
     }
     fprintf(out, "\n%s\n\n", CLI_TR(p->en, p->zh));
@@ -158,22 +174,25 @@ static void store_value(const CliOption *o, const char *text, int argc, char **a
 
 static void check_modes(const CliProgram *p, int mode, const CliOption *const chosen_by[])
 {
-    char mode_name[64];
+    char mode_name[64], used_in[66];
     if (mode)
-        snprintf(mode_name, sizeof mode_name, "--%s", chosen_by[mode]->name);
+        snprintf(mode_name, sizeof mode_name, CLI_TR("--%s", "--%s 模式"),
+                 chosen_by[mode]->name);
     else
         snprintf(mode_name, sizeof mode_name, "%s", CLI_TR("the demo", "演示"));
+    /* 不能用于 --schedule 模式, but 不能用于演示: a space before an option */
+    snprintf(used_in, sizeof used_in, "%s%s", mode && cli_zh() ? " " : "", mode_name);
     for (int i = 0; p->options[i].name; i++) {
         const CliOption *o = &p->options[i];
         if (given[i] && o->in_modes && !(o->in_modes & CLI_MODE(mode)))
             cli_fail(CLI_TR("--%s does not apply to %s (try --help)",
-                            "--%s 不能用于%s（见 --help）"), o->name, mode_name);
+                            "--%s 不能用于%s（见 --help）"), o->name, used_in);
     }
     for (int i = 0; p->options[i].name; i++) {
         const CliOption *o = &p->options[i];
         if (!given[i] && (o->needed_in & CLI_MODE(mode)))
             cli_fail(CLI_TR("--%s is missing (%s needs it; try --help)",
-                            "缺少 --%s（%s 需要它；见 --help）"), o->name, mode_name);
+                            "缺少 --%s（%s需要它；见 --help）"), o->name, mode_name);
     }
 }
 

@@ -1143,12 +1143,12 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
+        snprintf(err, errlen, CLI_TR("%s: path too long", "%s：路径太长"), path);
         return -1;
     }
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot write", tmp);
+        snprintf(err, errlen, CLI_TR("%s: cannot write", "%s：无法写入"), tmp);
         return -1;
     }
     unsigned char h[CKPT_HEADER], tail[8 * 6];
@@ -1169,7 +1169,7 @@ int model_save(const Model *m, const char *path, char *err, size_t errlen)
     bad = fclose(f) != 0 || bad;
     if (bad || rename(tmp, path) != 0) {
         remove(tmp);
-        snprintf(err, errlen, "%s: write failed", path);
+        snprintf(err, errlen, CLI_TR("%s: write failed", "%s：写入失败"), path);
         return -1;
     }
     return 0;
@@ -1207,7 +1207,8 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     uint64_t version = get_u64(h + 8);
     if (version != CKPT_VERSION) {
         fclose(f);
-        snprintf(err, errlen, "%s: checkpoint version %llu, this program reads %d",
+        snprintf(err, errlen, CLI_TR("%s: checkpoint version %llu, this program reads %d",
+                                     "%s：检查点是第 %llu 版，本程序只读第 %d 版"),
                  path, (unsigned long long)version, CKPT_VERSION);
         return -1;
     }
@@ -1228,7 +1229,8 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     const char *why = model_config_check(&c);
     if (why) {
         fclose(f);
-        snprintf(err, errlen, "%s: bad configuration in the header: %s", path, why);
+        snprintf(err, errlen, CLI_TR("%s: bad configuration in the header: %s",
+                                     "%s：文件头中的配置不合理：%s"), path, why);
         return -1;
     }
     if (expect && (expect->vocab != c.vocab || expect->d_model != c.d_model
@@ -1236,9 +1238,13 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
                    || expect->layers != c.layers || expect->max_len != c.max_len
                    || expect->norm != c.norm || expect->scale_scores != c.scale_scores)) {
         fclose(f);
-        snprintf(err, errlen, "%s: the checkpoint's model (vocab %d, d_model %d, heads %d, "
-                 "d_ff %d, layers %d, max_len %d) is not the one asked for (vocab %d, "
-                 "d_model %d, heads %d, d_ff %d, layers %d, max_len %d)", path,
+        snprintf(err, errlen,
+                 CLI_TR("%s: the checkpoint's model (vocab %d, d_model %d, heads %d, "
+                        "d_ff %d, layers %d, max_len %d) is not the one asked for "
+                        "(vocab %d, d_model %d, heads %d, d_ff %d, layers %d, max_len %d)",
+                        "%s：检查点里的模型（词表 %d，d_model %d，头数 %d，d_ff %d，"
+                        "层数 %d，max_len %d）与要求的模型（词表 %d，d_model %d，头数 %d，"
+                        "d_ff %d，层数 %d，max_len %d）不一致"), path,
                  c.vocab, c.d_model, c.heads, c.d_ff, c.layers, c.max_len,
                  expect->vocab, expect->d_model, expect->heads, expect->d_ff,
                  expect->layers, expect->max_len);
@@ -1246,10 +1252,11 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
     }
     Model n = model_new(&c, 0);
     if (v[9] != n.n_params) {
-        fclose(f); model_free(&n);
         snprintf(err, errlen,
-                 "%s: %llu parameters in the header, the configuration has %zu",
+                 CLI_TR("%s: %llu parameters in the header, the configuration has %zu",
+                        "%s：文件头记有 %llu 个参数，按配置应有 %zu 个"),
                  path, (unsigned long long)v[9], n.n_params);
+        fclose(f); model_free(&n);
         return -1;
     }
     uint64_t sum = fnv1a64(FNV1A64_INIT, h, sizeof h);
