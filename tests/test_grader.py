@@ -165,6 +165,27 @@ def test_solutions_get_full_marks_on_every_check_within_the_budget():
     assert any(t['visibility'] == 'after_published' for t in data['tests']), 'hidden checks ran'
 
 
+def test_every_library_function_is_a_helper_or_forbidden_unless_allowed():
+    """The library's functions are split in the grader: those that compute a
+    piece of the model (forbidden in every exercise unless its exercise.json
+    lists them under "library"), the helpers any exercise may call, and
+    those no exercise may call.  A function the split does not name (a new
+    one) fails here, so that nobody solves an exercise with one call to it."""
+    need_cc()
+    g = load_grade()
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        tc = g.Toolchain(TOP, SHARED_BUILD, pool)
+    parts = (g.LIBRARY_THAT_COMPUTES, g.LIBRARY_HELPERS, g.DENIED_LIBRARY)
+    library = {n for n in tc.library_symbols if not n.startswith('__odr_asan')}
+    unplaced = library - set().union(*parts)
+    assert not unplaced, 'library functions in neither set of tools/grade.py: %s' % sorted(unplaced)
+    assert not (set().union(*parts) - library), 'names no longer in the library'
+    assert not (g.LIBRARY_THAT_COMPUTES & g.LIBRARY_HELPERS)
+    for ex in g.find_exercises(TOP):
+        assert 'attention_masked' in ex.forbidden or ex.id == 'ch06-encoder-stack', ex.id
+        assert {'softmax', 'mha_forward', 'online_merge', 'transpose'} <= ex.forbidden, ex.id
+
+
 def test_every_check_hands_the_judge_a_value_of_the_students_function():
     """A check made only of expect_true() conditions could be forged by code
     that knows it (the expected record is a known "1"): every check must

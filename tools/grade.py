@@ -146,6 +146,48 @@ SANITIZER_CALLS = re.compile(
 DENIED_LIBRARY = {'mat_read', 'mat_load', 'mat_write', 'mask_load', 'cli_init',
                   'cli_long', 'cli_double', 'cli_name'}
 ALLOCATING = {'malloc', 'calloc', 'realloc', 'aligned_alloc', 'xcalloc', 'free'}
+# The library's functions that compute a piece of the model (attention, its
+# masks and gradients, the sublayers, the training and decoding steps, the
+# counts): forbidden in every exercise unless its exercise.json lists them
+# under "library" (5.4 builds on the sublayers, 6.2 on count_params, 6.4 on
+# the encoder layer).  An exercise is to be solved, not called: a second
+# attack round found five exercises a single library call solved, each
+# missing from a hand-written "forbidden" list.  The matrix, random-number,
+# memory and command-line helpers stay allowed.
+LIBRARY_THAT_COMPUTES = frozenset('''
+additive_scores attention attention_backward attention_masked attention_masked_backward
+attention_query attention_sublayer bleu_corpus conv1d_forward decode_beam decode_greedy
+decoder_layer_forward decoder_layer_step embed_backward embed_forward encoder_layer_forward
+fa_rows ffn_backward ffn_forward ffn_sublayer kv_append kv_attend layernorm_backward
+layernorm_forward length_penalty linear_backward linrnn_forward linrnn_kernel mask_and
+mask_causal mask_padding mask_from_options mha_backward mha_forward mha_forward_by_head
+mha_merge_head mha_project mha_split_head model_adam model_attention model_backward
+model_decode model_decoder_layer model_encode model_encoder_layer model_ffn model_forward
+model_greedy model_mha model_norm model_train_step noam_rate online_attention_query
+online_merge positional_encoding relu_backward relu_forward residual_sublayer rnn_forward
+rnn_step saturation_entropy saturation_norm2 selfattn_forward selfattn_row softmax
+softmax_backward softmax_jacobian tied_logits tied_logits_backward transpose matmul_backward
+count_params attention_param_count ffn_param_count mha_param_count mha_multiply_adds
+conv1d_macs rnn_macs sample_moments
+'''.split())
+# The rest of the library, which any exercise may call.  Every function of the
+# library is in exactly one of the two sets or in DENIED_LIBRARY
+# (tests/test_grader.py): a new one must be placed.
+LIBRARY_HELPERS = frozenset('''
+batch_free batch_new cli_cols cli_fail cli_given cli_help cli_options_given cli_parse
+cli_range cli_set_lang cli_strerror cli_translate_line cli_zh config_at
+decoder_layer_free decoder_layer_new encoder_layer_free encoder_layer_new fa_exp
+fa_exp_shifted fa_isa fa_scratch_floats fa_use_baseline ffn_free ffn_init ffn_new
+find_config fnv1a64 gemm_backend gemm_nn gemm_nt gemm_tn kv_cache_free kv_cache_new
+kv_cache_start kv_cache_start_copy kv_free kv_new kv_step_work_size layer_work_size
+mat_free mat_new matmul matmul_bt max_abs_diff mean_square mha_backward_work_size
+mha_work_size model_config_check model_free model_load model_new model_profile_reset
+model_save num_chinese num_detokenize num_draw num_draw_train num_english num_example
+num_is_held_out num_split_free num_split_new num_token_text num_tokenize par_for
+par_set_threads par_threads rng_fill_normal rng_fill_uniform rng_next rng_normal
+rng_seed rng_uniform xcalloc
+model_profile model_profile_name model_profile_name_zh model_profiling
+'''.split())
 
 STANDARD_HEADERS = set('''assert.h complex.h ctype.h errno.h fenv.h float.h
 inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h stdalign.h stdarg.h
@@ -231,8 +273,10 @@ class Exercise:
         self.limits = dict(DEFAULT_LIMITS, **meta.get('limits', {}))
         self.checks = meta['checks']                  # hidden ones with "hidden": true
         self.kind = meta.get('kind', 'code')          # 'answers': numeric answers
-        # the book's functions that would solve the exercise outright
-        self.forbidden = set(meta.get('forbidden', []))
+        # the book's functions that would solve the exercise outright, and
+        # every other that computes a piece of the model, unless allowed
+        self.forbidden = set(meta.get('forbidden', [])) | \
+            (LIBRARY_THAT_COMPUTES - set(meta.get('library', [])))
         # "No allocation" in the contract: no allocating function may be called.
         # Unless exercise.json says, the header's contract decides (so a new
         # exercise is enforced as written, without an edit)
@@ -1047,9 +1091,9 @@ def lint_object(ex, tc, nm_out, sections):
                 '（main 由评分程序提供）' % names)
     if forbidden:
         names = ', '.join(sorted(set(forbidden)))
-        return ('your file calls %s, the book\'s own solution to what this exercise asks you '
-                'to write: write it yourself' % names,
-                '你的文件调用了 %s，这正是本书对本练习所求内容的现成实现：请自己写' % names)
+        return ('your file calls %s, from the book\'s library, which this exercise does not '
+                'let you use: it asks you to write that computation yourself' % names,
+                '你的文件调用了本书库中的 %s，本练习不允许使用它：这部分计算请自己写' % names)
     if alloc:
         names = ', '.join(sorted(set(alloc)))
         return ('your file calls %s, but the exercise says "no allocation": use the '
@@ -1127,7 +1171,7 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
             return ('the compiler printed too much and was stopped', '编译器输出过多，已被终止')
         return None
 
-    objs, warnings = [], []
+    objs, warnings, defined = [], [], set()
     for fname, data in sources.items():
         rel = 'src/' + fname
         with open(os.path.join(work, rel), 'wb') as f:
@@ -1160,8 +1204,11 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
                 return Built(reason='compile', message=msg)
             return Built(reason='compile', message=('did not compile:', '编译失败：'), warnings=diags)
         obj = os.path.join(work, stem + '.o')
+        rc, nm_out, err = run_tool(tc.nm + ['-P', '--defined-only', obj] if not use_lint
+                                   else tc.nm + ['-P', obj])
+        defined |= {f[0] for f in (l.split() for l in nm_out.splitlines())
+                    if len(f) >= 2 and f[1] in 'TW'}
         if use_lint:
-            rc, nm_out, err = run_tool(tc.nm + ['-P', obj])
             rc2, sect, err2 = run_tool(['readelf', '-S', '-W', obj])
             sections = re.findall(r'^\s*\[\s*\d+\]\s+(\S+)', sect, re.M)
             refusal = lint_object(ex, tc, nm_out, sections)
@@ -1169,6 +1216,14 @@ def build_exercise(ex, tc, sb, sources, work, use_lint=True):
                 return Built(reason='forbidden', message=refusal, warnings=diags)
         warnings.append(diags)
         objs.append(P('/box/' + stem + '.o'))
+    # what the exercise asks for comes from the student's files, never from
+    # the book's library (A.1's transpose is also the library's)
+    undefined = sorted(set(ex.functions) - defined)
+    if undefined:
+        names = ', '.join(undefined)
+        return Built(reason='compile', message=(
+            'your files do not define %s, which the exercise asks you to write' % names,
+            '你的文件没有定义练习要求你写的 %s' % names))
     lib = {'/grader/obj/harness.o': tc.harness, '/grader/obj/checks.o': full,
            '/grader/obj/visible.o': vis}
     if tc.library:
@@ -1288,7 +1343,7 @@ def judge(student, reference):
         kind = ref[0]
         if kind == 'end':
             if pos < len(student) and student[pos][0] == 'end':
-                if student[pos][1] != ref[1]:       # the check's name, as the harness writes it
+                if student[pos][1:] != ref[1:]:     # the check's name alone, as the harness writes it
                     return {'kind': 'structure', 'what': ref[1], 'got_kind': 'end',
                             'got_what': student[pos][1][:80]}
                 if len(student) > pos + 1:
@@ -1302,7 +1357,8 @@ def judge(student, reference):
             return {'kind': 'message', 'en': got[2].decode('utf-8', 'replace')[:500],
                     'zh': got[3].decode('utf-8', 'replace')[:500] if len(got) > 3 else ''}
         shaped = kind in ('near', 'same')          # the shape must agree too
-        if got[0] != kind or got[1] != ref[1] or (shaped and got[2:3] != ref[2:3]):
+        if got[0] != kind or got[1] != ref[1] or (shaped and got[2:3] != ref[2:3]) or \
+                len(got) != len(ref):               # as many fields as the harness writes
             return {'kind': 'structure', 'what': ref[1], 'got_kind': got[0], 'got_what': got[1][:80]}
         if kind == 'near':
             shape, count = shape_of(ref[2])
