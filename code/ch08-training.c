@@ -459,8 +459,9 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Eq. (3) for the paper's base model (d_model = 512) with warmup 4000, the
-   big model (1024) and warmup 8000, every 100 steps up to 30000. */
+/* Eq. (3) for the paper's base model (d_model = 512) with warmup 4000, for
+   d_model = 1024 with warmup 4000, and for 512 with warmup 8000, every 100
+   steps up to 30000. */
 static void print_schedule(void)
 {
     printf("# step  lr(512, 4000)  lr(1024, 4000)  lr(512, 8000)\n");

@@ -271,7 +271,7 @@ struct ModelCache {
     double *dx, *dy, *dtmp, *dbuf; /* backward scratch: rows x max(d, d_ff) */
     double *dhid;           /* rows x d_ff: dL/d(the FFN's hidden layer) */
     double *dy2, *dy3;      /* rows x d */
-    double *dscore;         /* B x heads x max(S, T)^2: dL/dscores of every pair */
+    double *dscore;         /* B x heads x max(S, T)^2: kappa dL/dscores = dL/d(Q K^T) */
     double *dq, *dk, *dv, *dconcat;
     double *kvt;            /* B x heads x d_k x max(S, T): a head's K^T or V^T */
     double *work;           /* gemm transposes */
@@ -435,7 +435,7 @@ typedef struct {
     double *kvt;                /* B*h x dk x sk scratch: K^T (forward), V^T (backward) */
     const double *dout;         /* backward: dL/dout, B*sq x d */
     double *dq, *dk_, *dv;      /* receive dL/dq, dL/dk, dL/dv (head columns) */
-    double *dscore;             /* B*h x sq x sk scratch: dL/dscores */
+    double *dscore;             /* B*h x sq x sk scratch: kappa dL/dscores */
 } HeadJob;
 
 /* kt[c][s] = k[s][c] for the n rows k_s of one head (d apart, dk wide). */
@@ -521,9 +521,10 @@ static void head_forward(void *ctx, int lo, int hi)
     }
 }
 
-/* Backward of the same pairs: dv_s = sum_t w_ts dout_t; dscore_ts =
+/* Backward of the same pairs: dv_s = sum_t w_ts dout_t; dL/dscore_ts =
    w_ts (<dout_t, v_s> - sum_r w_tr <dout_t, v_r>) (the softmax's Jacobian);
-   dq_t = kappa sum_s dscore_ts k_s, dk_s = kappa sum_t dscore_ts q_t. */
+   g = kappa dL/dscores is the gradient of Q K^T, so dq_t = sum_s g_ts k_s
+   and dk_s = sum_t g_ts q_t. */
 GEMM_CLONES
 static void head_backward(void *ctx, int lo, int hi)
 {

@@ -554,6 +554,31 @@ def test_make_train_record_reaches_99_percent():
     assert re.search(r'^\d+ s wall, load', text, re.M), 'the record has no time'
 
 
+def test_the_smoothing_floor_the_chapter_quotes_is_the_records():
+    """Chapter 9 says the make train record's loss stays at the entropy of the
+    smoothed target (V = 50, eps_ls = 0.1), and its perplexity is near the
+    1/0.902 of a model predicting that target: both worked out here and
+    checked against the record, and the record's numbers are the text's."""
+    with open(os.path.join(TOP, 'data', 'ch09-full-train.dat'), encoding='utf-8') as f:
+        record = f.read()
+    V, eps = 50, 0.1
+    q_y, q_o = 1 - eps + eps / V, eps / V
+    floor = -q_y * math.log(q_y) - (V - 1) * q_o * math.log(q_o)
+    assert abs(floor - 0.7021) < 5e-5 and abs(q_y - 0.902) < 1e-12
+    losses = [float(loss) for step, loss in re.findall(r'^step (\d+): loss ([0-9.]+)', record, re.M)
+              if int(step) >= 3000]
+    assert losses and all(abs(l - floor) < 5e-4 for l in losses), (losses, floor)
+    last = re.search(r'^steps \d+, last loss ([0-9.]+)', record, re.M).group(1)
+    ppl = re.findall(r'greedy .* perplexity ([0-9.]+)', record)
+    assert ppl and all(1.0 < float(p) < 1 / q_y + 0.005 for p in ppl), ppl
+    with open(os.path.join(TOP, 'chapters', '09-decoding.nw'), encoding='utf-8') as f:
+        text = f.read()
+    for lang in ('en', 'zh'):
+        body = '\n'.join(re.findall(r'\\begin\{%s\}\n(.*?)\\end\{%s\}' % (lang, lang), text, re.S))
+        for number in (last, ppl[0], '%.3f' % floor, '%.3f' % (1 / q_y)):
+            assert number in body, '%s edition: %s is not in the text' % (lang, number)
+
+
 def test_reports_speak_chinese():
     """--evaluate (as the build ran it for the book, in both languages) and
     --kv-check: the Chinese output is the English one line for line, the
