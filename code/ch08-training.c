@@ -342,8 +342,10 @@ static const CliOption options[] = {
       .en = "held-out sequences for the exact match (default 200)",
       .zh = "测完全匹配率所用的留出序列数（默认 200）" },
     { "curve", CLI_LONG, "K", &opts.curve, 1, 10000000, IN(CLI_MODE(TRAIN) | CLI_MODE(COMPARE)),
-      .en = "print step, loss, lr and the held-out loss and\ntoken accuracy every K steps",
-      .zh = "每 K 步打印步数、损失、学习率，\n以及留出序列上的损失和词元准确率" },
+      .en = "print step, the training loss (a moving average,\n"
+            "0.9 old + 0.1 new), lr, and the held-out loss\nand token accuracy every K steps",
+      .zh = "每 K 步打印步数、训练损失（滑动平均：\n"
+            "0.9 旧值 + 0.1 新值）、学习率，\n以及留出序列上的损失和词元准确率" },
     { "trace", CLI_FLAG, NULL, &opts.trace, IN(CLI_MODE(TRAIN) | CLI_MODE(COMPARE)),
       .en = "print the loss of every step (17 digits)",
       .zh = "打印每一步的损失（17 位有效数字）" },

@@ -669,7 +669,7 @@ static void sub_back_begin(Model *m, const SubCache *s, const NormBlock *nb,
         LayerNorm ln = model_norm(m, nb), g = model_norm(m, gb);
         memset(df, 0, n * sizeof *df);
         PROF(PROF_NORM, layernorm_backward(&ln, &g, df, dy, s->s, s->mean, s->rstd, rows));
-        ds = df;
+        ds = df;                /* df holds dL/ds now, and dL/df = mask * dL/ds below */
     }
     PROF(PROF_FFN_ACT, for (size_t i = 0; i < n; i++) {
         dx[i] += ds[i];

@@ -262,6 +262,11 @@ def test_the_smoke_test_reaches_100_percent():
     unseen = re.findall(r'(\d+) of them never occurred in training: exact match ([\d.]+)%', text)
     assert len(unseen) == 1 and int(unseen[0][0]) >= 20 and float(unseen[0][1]) == 100.0, unseen
     assert curve[-1][4] > 0.99 and curve[0][4] < 0.2, (curve[0], curve[-1])
+    # the chapter gives the run's command, as the figure's script has it
+    with open(os.path.join(TOP, 'figures', 'ch08-curve.gp'), encoding='utf-8') as f:
+        command = f.readline().split('# data: ', 1)[1].strip()
+    with open(os.path.join(TOP, 'chapters', '08-training.nw'), encoding='utf-8') as f:
+        assert f.read().count('[[%s]]' % command) == 2, command
 
 
 def test_exact_match_is_measured_honestly():
@@ -286,6 +291,39 @@ def test_experiment_data_have_four_curves():
         for c in curves:
             assert all(0.0 <= r[4] <= 1.0 for r in c), name
             assert c[-1][0] == curves[0][-1][0], name
+
+
+def test_the_experiments_batch_of_16_learns_less_than_figure_8_3s_run():
+    """Section 8.11 says both experiments run batches of 16 (their scripts'
+    first lines), half of Figure 8.3's run, and that at step 200 the book's
+    configuration there has learned less than that run at the same step."""
+    for name in ('ch08-scale', 'ch08-norm'):
+        with open(os.path.join(TOP, 'figures', name + '.gp'), encoding='utf-8') as f:
+            assert '--batch 16 ' in f.readline(), name
+    with open(os.path.join(TOP, 'figures', 'ch08-curve.gp'), encoding='utf-8') as f:
+        assert '--batch' not in f.readline()       # the default, 32
+    curve = {r[0]: r[4] for r in blocks(data_file('ch08-curve'))[0][0]}
+    scale = {r[0]: r[4] for r in blocks(data_file('ch08-scale'))[0][0]}
+    assert scale[200] < curve[200], (scale[200], curve[200])
+
+
+def test_the_norm_experiment_says_what_its_data_show():
+    """Section 8.11's prose on Figure 8.5 (post-norm and pre-norm, with and
+    without warm-up), checked against the build's data: post-norm without
+    warm-up stays flat with exact match 0; post-norm learns with warm-up;
+    pre-norm learns either way, more slowly without, and with warm-up it is
+    the fastest of the four.  If a new build changes this, rewrite the prose."""
+    text = data_file('ch08-norm')
+    heads = re.findall(r'^# reverse task.*?, (post|pre)-norm, warmup (\d+),', text, re.M)
+    assert heads == [('post', '100'), ('post', '1'), ('pre', '100'), ('pre', '1')], heads
+    curves, ems = blocks(text)
+    last = {h: c[-1][4] for h, c in zip(heads, curves)}
+    flat = [r[4] for r in curves[1][len(curves[1]) // 2:]]
+    assert max(flat) - min(flat) < 0.02 and ems[1] == 0.0, (flat, ems)
+    assert last[('post', '100')] > last[('post', '1')] + 0.1
+    assert last[('pre', '1')] > last[('post', '1')] + 0.1
+    assert last[('pre', '100')] > last[('pre', '1')]
+    assert last[('pre', '100')] == max(last.values()), last
 
 
 def test_demo_shows_the_loss_fall():

@@ -7,6 +7,7 @@ import itertools
 import math
 import random
 import re
+import subprocess
 
 from helpers import Skip, TempDir, expect_bad_inputs, matrix_text, run
 
@@ -535,6 +536,32 @@ def test_attention_maps_are_distributions():
                     assert int(j) <= int(i) or float(w) == 0.0, line
         for i, r in rows.items():
             assert abs(sum(r.values()) - 1) < 5e-3, 'map %d row %d sums to %g' % (k, i, sum(r.values()))
+
+
+def test_the_attention_figure_text_describes_the_build_model():
+    """What Chapter 9 says under Figure 9.1 of the build's model: the row that
+    writes 万 looks mostly at "thousand", the rows of 二 and 五 look at "five"
+    and "twelve" the wrong way round, and the model alone mistranslates
+    312005 as 三十万零二十五.  If a new build's model does better, rewrite the
+    paragraph."""
+    with open(os.path.join(TOP, 'build', 'data', 'ch09-attention.dat'), encoding='utf-8') as f:
+        cross = [b for b in f.read().split('\n\n\n') if b.strip()][2]
+    rows = {}
+    for line in cross.split('\n'):
+        if line and not line.startswith('#'):
+            j, i, w, col, row = line.split()
+            rows.setdefault(row, {})[col] = rows.get(row, {}).get(col, 0.0) + float(w)
+    assert max(rows['万'], key=rows['万'].get) == 'thousand', rows['万']
+    assert rows['二']['five'] > rows['二']['twelve'] and rows['五']['twelve'] > rows['五']['five'], \
+        'the rows of 二 and 五 no longer look the wrong way round: rewrite the paragraph'
+    p = subprocess.run([os.path.join(TOP, 'build', 'bin', 'ch09-translate'), '--translate',
+                        'three hundred and twelve thousand and five', '--model', CKPT],
+                       cwd=TOP, capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, LC_ALL='C.UTF-8'))
+    assert p.returncode == 0 and p.stdout.strip() == '三十万零二十五', (p.stdout, p.stderr)
+    assert py_chinese(312005) != '三十万零二十五'
+    text = open(os.path.join(TOP, 'chapters', '09-decoding.nw'), encoding='utf-8').read()
+    assert '[[三十万零二十五]]' in text and '\\zhword{三十万零二十五}' in text
 
 
 def test_make_train_record_reaches_99_percent():
