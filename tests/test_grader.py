@@ -186,6 +186,30 @@ def test_every_library_function_is_a_helper_or_forbidden_unless_allowed():
         assert {'softmax', 'mha_forward', 'online_merge', 'transpose'} <= ex.forbidden, ex.id
 
 
+def test_the_students_build_of_the_checks_holds_no_hand_worked_answer():
+    """The checks' object linked into the student's program (GRADE_EMIT) has
+    no debug information, where GCC would keep an optimised-out array of
+    expected values: 2.3's hidden check large_scores_overflow_exp expects
+    (-100, 0, -1500), and -1500.0's bytes are in the reference build's object
+    but not in the student's.  (A third attack round read them from the
+    program's own file.)"""
+    need_cc()
+    import struct
+    g = load_grade()
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        tc = g.Toolchain(TOP, SHARED_BUILD, pool)
+        exs = {ex.id: ex for ex in g.find_exercises(TOP)}
+        want = struct.pack('<d', -1500.0)
+        emit, _ = tc.checks_objects(exs['ch02-log-softmax'])
+        reference, _ = tc.checks_objects(exs['ch02-log-softmax'], emit=False)
+        assert want in open(reference, 'rb').read(), 'the search cannot find the value'
+        assert want not in open(emit, 'rb').read(), 'the student\'s build holds -1500.0'
+        for ex in exs.values():
+            for obj in set(tc.checks_objects(ex)):
+                rc, out, err = g.run_tool(['readelf', '-S', '-W', obj])
+                assert rc == 0 and '.debug_' not in out, '%s: debug sections in %s' % (ex.id, obj)
+
+
 def test_every_check_hands_the_judge_a_value_of_the_students_function():
     """A check made only of expect_true() conditions could be forged by code
     that knows it (the expected record is a known "1"): every check must
