@@ -163,6 +163,42 @@ def test_every_label_has_the_same_number_in_every_edition():
     assert numbered > 100, 'most labels should carry a number'
 
 
+PAGE_READ = ('ch:', 'attn-gl-')   # tex/attnbook.sty, \\attn_label_paged:n
+PAGE_ASKS = re.compile(r'\\(?:auto|v)?pageref\*?\{([^}]*)\}|\\getpagerefnumber\{([^}]*)\}')
+
+
+def page_asks(text):
+    """The labels whose page TEXT asks for (\\pageref, \\getpagerefnumber...)
+    that the .aux does not record a page for."""
+    asked = [a or b for a, b in PAGE_ASKS.findall(text)]
+    return [k for k in asked if not k.startswith(PAGE_READ) and '\\attn@glossid' not in k]
+
+
+def test_a_label_records_its_page_only_where_the_book_reads_it():
+    """A label's page goes to the .aux only for chapters and glossary terms,
+    so an equation that moves across a page break costs no second XeLaTeX
+    pass (tex/attnbook.sty).  So no source may ask for another label's page:
+    it would print nothing."""
+    assert page_asks(r'see page~\pageref{eq:attention}') == ['eq:attention']
+    assert page_asks(r'\pageref{ch:why} \getpagerefnumber{attn-gl-\attn@glossid-zh}') == []
+    sources = glob.glob(os.path.join(TOP, 'chapters', '*.nw')) + \
+        glob.glob(os.path.join(TOP, 'tex', '*.*')) + glob.glob(os.path.join(TOP, 'course', '*')) + \
+        glob.glob(os.path.join(TOP, 'tools', '**', '*.*'), recursive=True)
+    for path in sources:
+        if os.path.isfile(path):
+            text = open(path, encoding='utf-8', errors='replace').read()
+            assert page_asks(text) == [], '%s asks for the page of %s, which the .aux does not ' \
+                'record (tex/attnbook.sty: only ch: and attn-gl- labels)' % (path, page_asks(text))
+    for e in ('zh', 'en', 'bilingual'):
+        numbers = aux.Numbers(os.path.join(B, 'book-%s.aux' % e))
+        paged = {k for k, p in numbers.pages.items() if p}
+        assert paged and all(k.startswith(PAGE_READ) for k in paged), \
+            'book-%s.aux records a page for %s' % (e, sorted(k for k in paged if not k.startswith(PAGE_READ))[:5])
+        chapters = [k for k in numbers.labels if k.startswith('ch:')]
+        assert len(chapters) >= 10 and all(numbers.pages[k] for k in chapters), \
+            'book-%s.aux should record the page of every chapter' % e
+
+
 def test_bookmarks_exist_in_each_edition():
     for e, want in (('zh', '前言'), ('en', 'Preface'), ('bilingual', 'Preface')):
         out = os.path.join(B, 'book-%s.out' % e)
