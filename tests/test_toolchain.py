@@ -25,7 +25,7 @@ def copy_of_sources(built=(), generated=True):
     test changes a chapter.  generated=False leaves them out:
     a tree whose first make tangles."""
     if generated:
-        built = ('tangle.mk', 'roots.stamp', 'tangle.stamp', 'tangle.sums',
+        built = ('tangle.mk', 'roots.stamp', 'tangle.stamp', 'tangle.sums', 'tangle.sums.key',
                  'excerpts.mk', 'excerpts.stamp') + tuple(built)
     with tempfile.TemporaryDirectory(prefix='attn-toolchain-') as d:
         for name in ('Makefile', 'mk', 'chapters', 'code', 'tools', 'tex', 'figures'):
@@ -99,6 +99,31 @@ def test_changed_byte_of_code_fails_the_build():
         open(path, 'ab').write(b'/* changed by hand */\n')
         rc, out = make(d, 'check-tangle')
         assert rc != 0 and 'code/core.c' in out and 'edit the chapter' in out, out[-500:]
+
+
+def test_prose_edit_keeps_the_tangle_key_and_a_code_edit_tangles():
+    """tools/tangle.sh skips the tangle when the chapters' code chunks are
+    those of the last tangle (its key, build/tangle.sums.key): an edit to
+    prose keeps the key, and an edit to a code line must still reach code/."""
+    with copy_of_sources() as d:
+        key = os.path.join(d, 'build', 'tangle.sums.key')
+        assert os.path.exists(key), 'the build should keep the tangle\'s key'
+        before = open(key).read()
+        path = os.path.join(d, 'chapters', '90-appendix-core.nw')
+        text = open(path, encoding='utf-8').read()
+        k = text.index('\\begin{en}\n') + len('\\begin{en}\n')
+        open(path, 'w', encoding='utf-8').write(text[:k] + 'An edited sentence. ' + text[k:])
+        rc, out = make(d, 'build/tangle.stamp')
+        assert rc == 0, out[-500:]
+        assert open(key).read() == before, 'an edit to prose changed the tangle\'s key'
+        text = open(path, encoding='utf-8').read()
+        assert 'm.data = calloc(' in text
+        open(path, 'w', encoding='utf-8').write(text.replace('m.data = calloc(', 'm.data = calloc (', 1))
+        rc, out = make(d, 'build/tangle.stamp')
+        assert rc == 0, out[-500:]
+        assert 'm.data = calloc (' in open(os.path.join(d, 'code', 'core.c')).read(), \
+            'an edit to a code chunk did not reach code/core.c'
+        assert open(key).read() != before
 
 
 def test_check_tangle_catches_a_stray_file_in_code():

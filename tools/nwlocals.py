@@ -300,7 +300,7 @@ def filter_uses(lines):
 def main():
     lines = sys.stdin.readlines()
     run = filter_uses if sys.argv[1:] == ['uses'] else filter_stream
-    sys.stdout.writelines(run(lines))
+    sys.stdout.write(''.join(run(lines)))
     return 0
 
 

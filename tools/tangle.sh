@@ -39,6 +39,26 @@ done
 outdir=$1
 shift
 chapters=("$@")
+NOWEB_LIB=${NOWEB_LIB:-/usr/lib/noweb}
+
+# An edit to prose leaves every file as it was: with --record, the code
+# chunks of all chapters (noweb's markup, without the prose and without the
+# chunks' numbers) and this script make a key, kept beside the record; when
+# the key is the one of the last tangle and OUTDIR still holds what that
+# tangle wrote, there is nothing to do.  (The key is written only after a
+# tangle that worked, so an error is reported again.)
+key=
+if [ -n "$record" ] && [ ${#line_opt[@]} -eq 0 ]; then
+    key=$( { "$NOWEB_LIB/markup" "${chapters[@]}" |
+             awk '/^@begin code /{ code = 1; print "@begin code"; next }
+                  /^@end code /{ code = 0; print "@end code"; next }
+                  code' || echo failed; cat "$0"; } | sha256sum)
+    key=${key%% *}
+    if [ $force -eq 0 ] && [ -f "$record" ] && [ "$(cat "$record.key" 2>/dev/null)" = "$key" ] &&
+            (abs=$(realpath "$record") && cd "$outdir" && sha256sum --quiet --status -c "$abs") 2>/dev/null; then
+        exit 0
+    fi
+fi
 
 status=0
 roots=()
@@ -99,7 +119,6 @@ space_definitions() {
 # notangle is noweb's markup (which parses every chapter) piped into its nt
 # (which writes one root): parse once, then run nt for each root, as notangle
 # itself would with the same options (with -L: markup -t, nt -t -L...).
-NOWEB_LIB=${NOWEB_LIB:-/usr/lib/noweb}
 mark_opt=() nt_opt=()
 if [ ${#line_opt[@]} -gt 0 ]; then mark_opt=(-t); nt_opt=(-t "${line_opt[@]}"); fi
 "$NOWEB_LIB/markup" "${mark_opt[@]}" "${chapters[@]}" > "$tmp/markup"
@@ -171,3 +190,4 @@ for rel in "${rels[@]}"; do
     [ -z "$record" ] || echo "${now[$rel]}  $rel" >> "$tmp/record"
 done
 [ -z "$record" ] || mv "$tmp/record" "$record"
+[ -z "$key" ] || echo "$key" > "$record.key"
