@@ -72,7 +72,14 @@ def test_the_loader_refuses_an_exercise_json_that_disagrees_with_checks_c():
                          ('a check missing', good['checks'][1:]),
                          ('another order', good['checks'][1:] + good['checks'][:1]),
                          ('a check checks.c lacks', good['checks'] + [dict(first, name='extra')]),
-                         ('no hint in Chinese', [dict(first, hint={'en': 'x'})] + good['checks'][1:])):
+                         ('no hint in Chinese', [dict(first, hint={'en': 'x'})] + good['checks'][1:]),
+                         ('"counts_with" naming itself',
+                          [dict(first, counts_with=[first['name']])] + good['checks'][1:]),
+                         ('"counts_with" naming no check', [dict(first, counts_with=['nothing'])] +
+                          good['checks'][1:]),
+                         ('"counts_with" naming only hidden checks',
+                          [dict(first, counts_with=['row_vector', 'large_rectangle'])] +
+                          good['checks'][1:])):
         with tempfile.TemporaryDirectory() as tmp:
             d = os.path.join(tmp, 'appA-transpose')
             shutil.copytree(src, d)

@@ -249,6 +249,14 @@ def load(d):
         raise ExerciseError('%s: checks.c has %s, exercise.json has %s (the same checks, in the '
                             'same order)' % (ex, [n for n, _ in in_c], in_json))
     hidden = {n for n, h in in_c if h}
+    for c in meta['checks']:
+        needs = c.get('counts_with', [])
+        if not isinstance(needs, list) or c['name'] in needs or not set(needs) <= set(in_json):
+            raise ExerciseError('%s/%s: "counts_with" lists other checks of the exercise'
+                                % (ex, c['name']))
+        if needs and set(needs) <= hidden:
+            raise ExerciseError('%s/%s: "counts_with" needs a visible check, or a student\'s own '
+                                'run (no hidden checks) could not apply it' % (ex, c['name']))
     meta['checks'] = [dict(c, hidden=True) if c['name'] in hidden else c for c in meta['checks']]
     return meta
 

@@ -1553,6 +1553,20 @@ def fmt_num(x):
     return repr(x)
 
 
+def gate(runs, outcomes):
+    """A check whose right answer needs no work (a gradient that should be
+    zero, a -1 for no solution) counts only when one of its "counts_with"
+    checks of the same run passes too: a function that writes zeros must
+    not score there.  Listed checks that did not run (the hidden ones of a
+    student's own run, --check) are left out; if none ran, the check counts."""
+    passed = {(ex.id, c['name']): o['status'] == 'pass' for (ex, c, _), o in zip(runs, outcomes)}
+    for k, ((ex, c, _), o) in enumerate(zip(runs, outcomes)):
+        needs = [n for n in c.get('counts_with', ()) if (ex.id, n) in passed]
+        if o['status'] == 'pass' and needs and not any(passed[ex.id, n] for n in needs):
+            outcomes[k] = {'status': 'fail', 'reason': 'gated', 'needs': needs,
+                           'seconds': o.get('seconds')}
+
+
 def explain(ex, check, outcome, built, lang):
     """The feedback lines for one failed (or passed) check."""
     L = lang.lines
@@ -1618,6 +1632,14 @@ def explain(ex, check, outcome, built, lang):
                            % (what_zh, exp, act))
         else:
             lines += L(v.get('en', 'failed'), v.get('zh', '失败'))
+    elif r == 'gated':
+        names = ', '.join(outcome['needs'])
+        lines += L('right here, but this check counts only once one of %s passes too: '
+                   'code that does no work (zeros, a constant, a copy of its input) '
+                   'gets it right, so on its own it shows nothing' % names,
+                   '此处的结果正确，但这项检查要等 %s 中至少一项也通过才计分：不做任何'
+                   '计算的代码（全写 0、返回常数、照抄输入）也能答对它，单独通过说明不了'
+                   '什么' % names.replace(', ', '、'))
     elif r == 'cpu-limit':
         cpu = fmt_num(float(lim['cpu_seconds']))
         lines += L('used more than %s s of CPU time and was stopped: an endless loop?' % cpu,
@@ -1854,10 +1876,29 @@ def main(argv=None):
                     runs.append((ex, c, fut))
             if args.check and not runs:
                 raise SystemExit('grade: %s has no check %r' % (exercises[0].id, args.check))
-            # report in order, exercise by exercise
+            # every outcome first (a check may count only with another that
+            # comes after it: "counts_with"), then the report in order,
+            # exercise by exercise
+            outcomes = []
+            for ex, c, fut in runs:
+                b = builds[ex.id]
+                if fut is None:
+                    if b.binary:
+                        outcome = {'status': 'fail', 'reason': 'grader',
+                                   'detail': 'no reference values for %s' % c['name']}
+                    else:
+                        outcome = {'status': 'fail', 'reason': b.reason}
+                else:
+                    try:
+                        outcome = fut.result()
+                    except Exception:
+                        outcome = {'status': 'fail', 'reason': 'grader',
+                                   'detail': traceback.format_exc(limit=2)}
+                outcomes.append(outcome)
+            gate(runs, outcomes)
             current = None
             ex_score = ex_max = 0
-            for ex, c, fut in runs:
+            for (ex, c, fut), outcome in zip(runs, outcomes):
                 b = builds[ex.id]
                 first = ex is not current
                 if first:
@@ -1873,18 +1914,8 @@ def main(argv=None):
                     if not b.binary:       # a build failure: said once, here
                         report += ['  ' + l for l in lang.lines(*b.message)]
                         report += ['    ' + w for w in b.warnings.splitlines()[:30]]
-                if fut is None:
-                    if b.binary:
-                        outcome = {'status': 'fail', 'reason': 'grader',
-                                   'detail': 'no reference values for %s' % c['name']}
-                    else:
-                        outcome = {'status': 'fail', 'reason': b.reason, 'first': first}
-                else:
-                    try:
-                        outcome = fut.result()
-                    except Exception:
-                        outcome = {'status': 'fail', 'reason': 'grader',
-                                   'detail': traceback.format_exc(limit=2)}
+                if fut is None and not b.binary:
+                    outcome['first'] = first
                 pts = c.get('points', 1)
                 got = pts if outcome['status'] == 'pass' else 0
                 ex_score += got
