@@ -142,6 +142,9 @@ def release_files(root=ROOT, spec='', hidden=False):
         elif not hidden:
             m['checks'] = [c for c, h in zip(m['checks'], meta['checks']) if not h.get('hidden')]
         names = {c['name'] for c in m['checks']}
+        # a gate names only the checks this release holds
+        m['checks'] = [dict(c, counts_with=[n for n in c['counts_with'] if n in names])
+                       if 'counts_with' in c else c for c in m['checks']]
         diag = {k: v for k, v in diagnoses.get(meta['id'], {}).items() if k in names}
         # the mistakes, not the mutants (their sources stay here) nor which
         # check catches each (the tests' business)
