@@ -27,6 +27,12 @@ $(B)/body-%.stamp: $(B)/woven.tex $(NWLANG) tools/chunknames.py chapters/chunk-n
 	$(Q)touch $@
 $(B)/body-%.tex: $(B)/body-%.stamp ;
 
+# noweb's identifier cross-references, as the .aux would give them to the
+# second pass, for every pass (tex/attnbook.sty): the same in each edition.
+$(B)/nwuses.tex: $(B)/woven.tex $(NWLANG)
+	$(Q)$(PYTHON) tools/nwlang.py uses $< > $@.tmp
+	$(Q)$(call replace_if_changed,$@)
+
 # The edition's master file: one line that names the edition and reads
 # tex/book.tex (TEXINPUTS), so each edition has its own .aux, .toc and .log.
 # (Touched even when unchanged, or every make after an edit to this file
@@ -60,7 +66,7 @@ $(B)/glossary.tex: chapters/91-appendix-glossary.nw tools/glossary.py
 
 # An edition waits for the checks on the source, which run beside the
 # weave (order-only: a check that ran does not make the PDF stale).
-$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
+$(B)/book-%.pdf: $(B)/book-%.tex $(B)/body-%.tex $(B)/nwuses.tex $(B)/bookmeta.tex $(B)/glossary.tex $(B)/chapterdeps.tex \
                  tex/book.tex $(STYLE) tex/book.bib tex/index-zh.ist tex/index-en.ist \
                  tex/latexmkrc tools/latex.sh $(FIG_TEX) $(TIKZ_TEX) $(B)/fig/tikz-%.stamp $(EXCERPT_TEX) \
                  | $(B)/lang.ok $(B)/terms.ok

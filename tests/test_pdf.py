@@ -199,6 +199,26 @@ def test_a_label_records_its_page_only_where_the_book_reads_it():
             'book-%s.aux should record the page of every chapter' % e
 
 
+def test_every_pass_reads_the_identifier_uses_the_aux_would_give():
+    """noweb's "Defines: x, used in chunks ..." lines come from \\nwixadd
+    lines.  XeLaTeX writes them to the .aux as pages go out; every pass reads
+    them instead from build/nwuses.tex, which tools/nwlang.py takes from the
+    weave (tex/attnbook.sty), so that a clean build's first pass has them
+    and paginates like the second.  The two must be the same lines in the
+    same order, or the lists would differ from noweb's own."""
+    with open(os.path.join(B, 'nwuses.tex'), encoding='utf-8') as f:
+        uses = f.read().splitlines()
+    assert len(uses) > 1000 and len(set(uses)) > 1000, 'build/nwuses.tex: %d lines' % len(uses)
+    for e in ('zh', 'en', 'bilingual'):
+        with open(os.path.join(B, 'book-%s.aux' % e), encoding='utf-8') as f:
+            written = [l.rstrip('\n') for l in f if l.startswith('\\nwixadd{')]
+        assert written == uses, 'book-%s.aux: %d \\nwixadd lines, build/nwuses.tex %d; ' \
+            'first difference at %d' % (e, len(written), len(uses), next(
+                (i for i, (a, b) in enumerate(zip(written, uses)) if a != b), min(len(written), len(uses))))
+    body = ''.join(pages('en'))
+    assert 'Defines:' in body and 'used in chunk' in body
+
+
 def test_bookmarks_exist_in_each_edition():
     for e, want in (('zh', '前言'), ('en', 'Preface'), ('bilingual', 'Preface')):
         out = os.path.join(B, 'book-%s.out' % e)

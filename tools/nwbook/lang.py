@@ -25,6 +25,9 @@ picks one half of each \\zhen.  tools/nwlang.py is the command line:
   nwlang.py filter zh|en|bilingual TEX   print the woven TeX of one edition
   nwlang.py pairs FILE.nw ...     compare each zh/en pair: the same numbers,
                                   code identifiers [[..]] and references
+  nwlang.py uses WOVEN.tex        print noweb's identifier index lines
+                                  (\\nwixadd) in the order XeLaTeX writes them
+                                  to the .aux (tex/attnbook.sty reads them)
 
 Answer keys and rubrics (issue 18) sit next to their exercise in an
 answerkey environment, its \\begin and \\end alone on their lines:
@@ -44,7 +47,7 @@ import os
 import re
 import sys
 
-from .tex import replace_macro, drop_comment
+from .tex import arguments, replace_macro, drop_comment
 
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]')
 BEGIN = re.compile(r'^\s*\\begin\{(zh|en)\}\s*$')
@@ -507,6 +510,26 @@ def chinese_chunk_names(text, gloss=False):
     return text
 
 
+# noweb's identifier cross-references: each \nwindexdefn{NAME}{ID}{CHUNK} and
+# \nwindexuse{NAME}{ID}{CHUNK} of the weave writes \nwixadd{\nwixd }{ID}{CHUNK}
+# (or \nwixu) to the .aux as its page goes out, and the next pass reads them
+# to print each chunk's "Defines: x, used in chunks ..." lines.  The same
+# lines, in the same order, straight from the weave: tex/attnbook.sty reads
+# them on the first pass too (a clean build's first pass otherwise has no
+# such lines, and pages that run short).
+INDEX_ENTRY = re.compile(r'\\nwindex(defn|use)(?![A-Za-z])')
+
+
+def index_uses(text):
+    out = []
+    for m in INDEX_ENTRY.finditer(text):
+        args, _ = arguments(text, m.end(), 3)
+        if args is None:
+            raise ValueError('\\nwindex%s without its three arguments' % m.group(1))
+        out.append('\\nwixadd{\\nwix%s }{%s}{%s}\n' % (m.group(1)[0], args[1], args[2]))
+    return ''.join(out)
+
+
 def bilingual_pair(zh, en):
     text = '\n'.join(zh + en)
     if WIDE.search(text):
@@ -524,8 +547,12 @@ def main(argv):
         return pairs(argv[2:])
     if len(argv) == 4 and argv[1] == 'filter' and argv[2] in ('zh', 'en', 'bilingual'):
         return filter_edition(argv[2], argv[3])
+    if len(argv) == 3 and argv[1] == 'uses':
+        with open(argv[2], encoding='utf-8') as f:
+            sys.stdout.write(index_uses(f.read()))
+        return 0
     print('usage: nwlang.py check FILE.nw ... | nwlang.py filter zh|en|bilingual '
-          'WOVEN.tex', file=sys.stderr)
+          'WOVEN.tex | nwlang.py uses WOVEN.tex', file=sys.stderr)
     return 2
 
 
