@@ -29,6 +29,10 @@ lines finds it (`transcripts`).
   excerpt.py extract FILE SECTION WHERE [ZHFILE]
                                     print SECTION of FILE as a verbatim block,
                                     or with ZHFILE the same section of ZHFILE
+  excerpt.py extract-all FILE ZHFILE DIR NAME SECTION WHERE ...
+                                    write DIR/NAME.tex and DIR/NAME-zh.tex for
+                                    each excerpt of one command (the build's
+                                    rule: one Python for all of them)
   excerpt.py transcripts RUNDIR < TEX > TEX
                                     the Chinese edition's transcripts: each
                                     block's lines from the Chinese run
@@ -76,16 +80,20 @@ def rules(paths):
         print("\t$(call msg,RUN,%s (zh_CN))" % command)
         print('\t$(Q)mkdir -p $(@D) && LC_ALL=zh_CN.UTF-8 $(B)/bin/%s > $@.tmp '
               '&& mv $@.tmp $@' % command)
+    # one rule (grouped targets) per command: all its excerpts, in both
+    # languages, from one Python
+    groups = {}
     for name, command, section, path, n in excerpts:
-        print('$(B)/excerpt/%s.tex: $(B)/run/%s.out tools/excerpt.py' % (name, slug(command)))
-        print('\t$(call msg,EXCERPT,%s)' % name)
-        print("\t$(Q)mkdir -p $(@D) && $(PYTHON) tools/excerpt.py extract $< '%s' '%s:%d' > $@"
-              % (section.replace("'", ''), path, n))
-        print('$(B)/excerpt/%s-zh.tex: $(B)/run/%s.out $(B)/run/%s.zh.out tools/excerpt.py'
-              % (name, slug(command), slug(command)))
-        print('\t$(call msg,EXCERPT,%s (zh))' % name)
-        print("\t$(Q)mkdir -p $(@D) && $(PYTHON) tools/excerpt.py extract $< '%s' '%s:%d' "
-              "$(word 2,$^) > $@" % (section.replace("'", ''), path, n))
+        groups.setdefault(slug(command), []).append((name, section, path, n))
+    for s, group in groups.items():
+        print('%s &: $(B)/run/%s.out $(B)/run/%s.zh.out tools/excerpt.py'
+              % (' '.join('$(B)/excerpt/%s.tex $(B)/excerpt/%s-zh.tex' % (g[0], g[0])
+                          for g in group), s, s))
+        print('\t$(call msg,EXCERPT,%s)' % ' '.join(g[0] for g in group))
+        print("\t$(Q)mkdir -p $(@D) && $(PYTHON) tools/excerpt.py extract-all $(B)/run/%s.out "
+              "$(B)/run/%s.zh.out $(@D) %s" % (s, s, ' '.join(
+                  "'%s' '%s' '%s:%d'" % (name, section.replace("'", ''), path, n)
+                  for name, section, path, n in group)))
     return 0
 
 
@@ -117,23 +125,27 @@ def transcripts(rundir, text):
     return '\n'.join(out)
 
 
-def extract(path, section, where, zh_path=None):
+def section_text(path, section, where, zh_path=None):
+    """SECTION of the output in PATH (or, with ZH_PATH, the same section of
+    the Chinese run there) as a verbatim block; None, with a message naming
+    WHERE, if it is not there."""
     with open(path, encoding='utf-8') as f:
         lines = f.read().split('\n')
     start = next((i for i, l in enumerate(lines) if l.startswith('## ' + section)), None)
     if start is None:
         print("%s: the program's output (%s) has no section '## %s'"
               % (where, path, section), file=sys.stderr)
-        return 1
+        return None
     if zh_path:                 # the same section, by its place, of the Chinese run
         place = sum(1 for l in lines[:start] if l.startswith('## '))
+        heads_en = sum(1 for l in lines if l.startswith('## '))
         with open(zh_path, encoding='utf-8') as f:
             lines = f.read().split('\n')
         heads = [i for i, l in enumerate(lines) if l.startswith('## ')]
-        if len(heads) != sum(1 for l in open(path, encoding='utf-8') if l.startswith('## ')):
+        if len(heads) != heads_en:
             print("%s: %s and %s have different sections" % (where, path, zh_path),
                   file=sys.stderr)
-            return 1
+            return None
         start = heads[place]
     body = []
     for line in lines[start + 1:]:
@@ -141,9 +153,35 @@ def extract(path, section, where, zh_path=None):
             break
         if not line.startswith('##'):
             body.append(line)
-    print('\\begin{verbatim}')
-    print('\n'.join(body))
-    print('\\end{verbatim}')
+    return '\\begin{verbatim}\n%s\n\\end{verbatim}\n' % '\n'.join(body)
+
+
+def extract(path, section, where, zh_path=None):
+    text = section_text(path, section, where, zh_path)
+    if text is None:
+        return 1
+    sys.stdout.write(text)
+    return 0
+
+
+def extract_all(path, zh_path, outdir, specs):
+    """Each (NAME, SECTION, WHERE) of SPECS to OUTDIR/NAME.tex and
+    OUTDIR/NAME-zh.tex; nothing is written unless every one is found."""
+    if len(specs) % 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out = {}
+    for k in range(0, len(specs), 3):
+        name, section, where = specs[k:k + 3]
+        for lang, zh in (('', None), ('-zh', zh_path)):
+            text = section_text(path, section, where, zh)
+            if text is None:
+                return 1
+            out[os.path.join(outdir, name + lang + '.tex')] = text
+    for target, text in out.items():
+        with open(target + '.tmp', 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(target + '.tmp', target)
     return 0
 
 
@@ -152,6 +190,8 @@ def main(argv):
         return rules(argv[2:])
     if len(argv) in (5, 6) and argv[1] == 'extract':
         return extract(*argv[2:])
+    if len(argv) >= 8 and argv[1] == 'extract-all':
+        return extract_all(argv[2], argv[3], argv[4], argv[5:])
     if len(argv) == 3 and argv[1] == 'transcripts':
         sys.stdout.write(transcripts(argv[2], sys.stdin.read()))
         return 0
