@@ -281,10 +281,12 @@ typedef struct {
     int eval, schedule, profile, trace;
     const char *save, *resume, *grad_file;
     int compare;            /* 0, COMPARE_SCALE or COMPARE_NORM */
+    int grad_check;
 } Options;
 
 enum { COMPARE_SCALE = 1, COMPARE_NORM = 2 };
-enum { TRAIN, SCHEDULE, BATCHES, COMPARE, GRADIENT, BENCH, REPORT };  /* the modes */
+/* the modes */
+enum { TRAIN, SCHEDULE, BATCHES, COMPARE, GRADIENT, GRAD_CHECK, BENCH, REPORT };
 
 /* What the table fills in; options_from_table turns it into Options. */
 static struct {
@@ -292,11 +294,12 @@ static struct {
     long symbols, min_len, max_len, seed, layers, d_model, heads, d_ff, batch;
     long steps, warmup, eval, curve, bench, batches;
     double dropout, smoothing, factor;
-    int no_scale, trace, schedule, profile;
+    int no_scale, trace, schedule, profile, grad_check;
 } opts = { "reverse", "post", NULL, NULL, NULL, NULL, 10, 1, 10, 1, 2, 32, 4, 64, 32,
-           400, 100, 200, 0, 0, 0, 0.1, 0.1, 1.0, 0, 0, 0, 0 };
+           400, 100, 200, 0, 0, 0, 0.1, 0.1, 1.0, 0, 0, 0, 0, 0 };
 
-#define ALL_BUT(m) .in_modes = ~CLI_MODE(m) & 0x3fu
+/* every mode but m and --report */
+#define ALL_BUT(m) .in_modes = ~CLI_MODE(m) & (CLI_MODE(REPORT) - 1)
 #define IN(m) .in_modes = (m)
 static const CliOption options[] = {
     { "task", CLI_CHOICE, "copy|reverse", &opts.task, ALL_BUT(SCHEDULE),
@@ -356,7 +359,7 @@ static const CliOption options[] = {
     { "save", CLI_TEXT, "FILE", &opts.save, IN(CLI_MODE(TRAIN)),
       .en = "write a checkpoint after the last step", .zh = "最后一步之后写出检查点" },
     { "resume", CLI_TEXT, "FILE", &opts.resume,
-      IN(CLI_MODE(TRAIN) | CLI_MODE(GRADIENT) | CLI_MODE(BENCH)),
+      IN(CLI_MODE(TRAIN) | CLI_MODE(GRADIENT) | CLI_MODE(GRAD_CHECK) | CLI_MODE(BENCH)),
       .en = "continue from a checkpoint (--steps counts the\ntotal)",
       .zh = "从检查点继续（--steps 是总步数）" },
     { "schedule", CLI_FLAG, NULL, &opts.schedule, .mode = SCHEDULE,
@@ -375,6 +378,10 @@ static const CliOption options[] = {
       .en = "write the gradient of batch 0's loss in the\n"
             "checkpoint format (for the PyTorch test)",
       .zh = "以检查点的格式写出第 0 批损失的梯度\n（供与 PyTorch 对照的测试使用）" },
+    { "grad-check", CLI_FLAG, NULL, &opts.grad_check, .mode = GRAD_CHECK,
+      .en = "compare the gradient of batch 0's loss with\ncentral differences; "
+            "exit status 1\nif an entry disagrees",
+      .zh = "把第 0 批损失的梯度与中心差分比较；\n有元素不一致时退出状态为 1" },
     { "bench", CLI_LONG, "N", &opts.bench, 1, 100000, .mode = BENCH,
       .en = "time N training steps and print ms per step",
       .zh = "给 N 步训练计时，打印每步的毫秒数" },
@@ -392,7 +399,8 @@ static const CliProgram program = {
     " [--warmup W] [--lr-factor F] [--eval N] [--curve K]\n"
     " [--trace] [--profile] [--save FILE] [--resume FILE]\n"
     "--schedule\n--batches N [options]\n--compare scale|norm [options]\n"
-    "--grad-file FILE [options]\n--bench N [--profile] [options]\n--report FILE",
+    "--grad-file FILE [options]\n--grad-check [options]\n"
+    "--bench N [--profile] [options]\n--report FILE",
     "Train the Transformer on the copy or reverse task and report the held-out\n"
     "exact match of greedy decoding.  With no arguments: a 100-step demo on a\n"
     "smaller task (the loss falls; 100% exact match takes the longer run of the\n"
@@ -418,10 +426,12 @@ static Options parse_options(int argc, char **argv)
         .curve = opts.curve, .bench = opts.bench, .batches = opts.batches,
         .factor = opts.factor, .eval = (int)opts.eval, .schedule = mode == SCHEDULE,
         .profile = opts.profile, .trace = opts.trace, .save = opts.save,
-        .resume = opts.resume, .grad_file = opts.grad_file,
+        .resume = opts.resume, .grad_file = opts.grad_file, .grad_check = opts.grad_check,
         .compare = !opts.compare ? 0
                    : strcmp(opts.compare, "scale") == 0 ? COMPARE_SCALE : COMPARE_NORM,
     };
+    if (mode == GRAD_CHECK && !cli_given("batch"))
+        o.batch = 4;            /* 2 forward passes an entry checked: a small batch */
     if (cli_options_given() == 0) {
         o.task.symbols = 8; o.task.max_len = 8; o.cfg.dropout = 0.0; o.cfg.smoothing = 0.0;
         o.batch = 16; o.steps = 100; o.curve = 25; o.eval = 0; o.factor = 0.5;
@@ -671,6 +681,21 @@ int main(int argc, char **argv)
         m.cfg.dropout = o.cfg.dropout; m.cfg.smoothing = o.cfg.smoothing;
     } else
         m = model_new(&o.cfg, o.task.seed);
+    if (o.grad_check) {
+        Batch b = make_batch(&o.task, 0, 0, o.batch);
+        Rng start = m.rng;
+        double loss = model_forward(&m, &b, 1, NULL, NULL);
+        model_backward(&m);
+        int bad = model_grad_check(&m, &b, start, loss, 3, o.task.seed);
+        batch_free(&b);
+        model_free(&m);
+        if (bad < 0)
+            fprintf(stderr, CLI_TR("ch08-training: the parameter arrays of "
+                                   "model_grad_check do not tile the parameter block\n",
+                                   "ch08-training：model_grad_check 列出的参数数组"
+                                   "没有正好铺满参数块\n"));
+        return bad == 0 ? 0 : 1;
+    }
     if (o.grad_file)
         write_gradient(&m, &o);
     else if (o.bench)

@@ -962,6 +962,167 @@ void model_backward(Model *m)
     });
 }
 
+/* One parameter array, named as the check reports it. */
+typedef struct {
+    char block[24];         /* "embedding", "enc[0].self", "dec[1].ffn", ... */
+    const char *name;       /* "w_q", "gamma", ... */
+    size_t off, n;          /* params[off .. off + n) */
+} ParamArray;
+
+static int add_array(ParamArray *a, int k, const Model *m, const char *block,
+                     const char *name, const double *p, size_t n)
+{
+    snprintf(a[k].block, sizeof a[k].block, "%s", block);
+    a[k].name = name;
+    a[k].off = (size_t)(p - m->params);
+    a[k].n = n;
+    return k + 1;
+}
+
+static int attn_arrays(ParamArray *a, int k, const Model *m, const char *block,
+                       const AttnBlock *b)
+{
+    size_t d = (size_t)m->cfg.d_model, dd = d * d;
+    k = add_array(a, k, m, block, "w_q", b->w_q, dd);
+    k = add_array(a, k, m, block, "b_q", b->b_q, d);
+    k = add_array(a, k, m, block, "w_k", b->w_k, dd);
+    k = add_array(a, k, m, block, "b_k", b->b_k, d);
+    k = add_array(a, k, m, block, "w_v", b->w_v, dd);
+    k = add_array(a, k, m, block, "b_v", b->b_v, d);
+    k = add_array(a, k, m, block, "w_o", b->w_o, dd);
+    return add_array(a, k, m, block, "b_o", b->b_o, d);
+}
+
+static int norm_arrays(ParamArray *a, int k, const Model *m, const char *block,
+                       const NormBlock *b)
+{
+    k = add_array(a, k, m, block, "gamma", b->gamma, (size_t)m->cfg.d_model);
+    return add_array(a, k, m, block, "beta", b->beta, (size_t)m->cfg.d_model);
+}
+
+static int ffn_arrays(ParamArray *a, int k, const Model *m, const char *block,
+                      const FfnBlock *b)
+{
+    size_t d = (size_t)m->cfg.d_model, f = (size_t)m->cfg.d_ff;
+    k = add_array(a, k, m, block, "w1", b->w1, d * f);
+    k = add_array(a, k, m, block, "b1", b->b1, f);
+    k = add_array(a, k, m, block, "w2", b->w2, f * d);
+    return add_array(a, k, m, block, "b2", b->b2, d);
+}
+
+/* Every array of the model (at most 5 + 42 N), in the order of the views. */
+static int param_arrays(const Model *m, ParamArray *a)
+{
+    char s[24];
+    int k = add_array(a, 0, m, "embedding", "embedding", m->p.embedding,
+                      (size_t)m->cfg.vocab * m->cfg.d_model);
+    for (int l = 0; l < m->cfg.layers; l++) {
+        const EncoderBlock *e = &m->p.enc[l];
+        snprintf(s, sizeof s, "enc[%d].self", l);  k = attn_arrays(a, k, m, s, &e->self);
+        snprintf(s, sizeof s, "enc[%d].norm1", l); k = norm_arrays(a, k, m, s, &e->norm1);
+        snprintf(s, sizeof s, "enc[%d].ffn", l);   k = ffn_arrays(a, k, m, s, &e->ffn);
+        snprintf(s, sizeof s, "enc[%d].norm2", l); k = norm_arrays(a, k, m, s, &e->norm2);
+    }
+    for (int l = 0; l < m->cfg.layers; l++) {
+        const DecoderBlock *e = &m->p.dec[l];
+        snprintf(s, sizeof s, "dec[%d].self", l);  k = attn_arrays(a, k, m, s, &e->self);
+        snprintf(s, sizeof s, "dec[%d].norm1", l); k = norm_arrays(a, k, m, s, &e->norm1);
+        snprintf(s, sizeof s, "dec[%d].cross", l); k = attn_arrays(a, k, m, s, &e->cross);
+        snprintf(s, sizeof s, "dec[%d].norm2", l); k = norm_arrays(a, k, m, s, &e->norm2);
+        snprintf(s, sizeof s, "dec[%d].ffn", l);   k = ffn_arrays(a, k, m, s, &e->ffn);
+        snprintf(s, sizeof s, "dec[%d].norm3", l); k = norm_arrays(a, k, m, s, &e->norm3);
+    }
+    k = norm_arrays(a, k, m, "enc_final", &m->p.enc_final);
+    return norm_arrays(a, k, m, "dec_final", &m->p.dec_final);
+}
+
+/* Batch b's loss with params[i] set to v, dropout drawing what it drew
+   from the random-number state r. */
+static double loss_at(Model *m, const Batch *b, size_t i, double v, Rng r)
+{
+    double keep = m->params[i];
+    m->params[i] = v;
+    m->rng = r;
+    double loss = model_forward(m, b, 1, NULL, NULL);
+    m->params[i] = keep;
+    return loss;
+}
+
+int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_array,
+                     uint64_t seed)
+{
+    const double h = 1e-5;
+    ParamArray *a = malloc(sizeof *a * (5 + 42 * (size_t)m->cfg.layers));
+    if (!a)
+        return -1;
+    int n = param_arrays(m, a), tiled = 1;
+    size_t next = 0;
+    for (int i = 0; i < n; i++) {
+        tiled &= a[i].off == next;
+        next += a[i].n;
+    }
+    if (!tiled || next != m->n_params) {
+        free(a);
+        return -1;
+    }
+    Rng after = m->rng, pick;
+    rng_seed(&pick, seed);
+    printf(CLI_TR("## gradient check: loss %.6f; %d entries of each of %d arrays, h = %g\n",
+                  "## 梯度检验：损失 %.6f；每个数组查 %d 个元素，共 %d 个数组，h = %g\n"),
+           loss, per_array, n, h);
+    printf(CLI_TR("# block         entries  relative error  absolute error  worst at\n",
+                  "# 参数块         元素数        相对误差        绝对误差  最差的元素\n"));
+    int bad = 0, checked = 0, block_n = 0;
+    double worst_rel = 0.0, worst_abs = 0.0, all_rel = 0.0, all_abs = 0.0;
+    const char *worst_name = a[0].name;
+    size_t worst_j = 0;
+    for (int i = 0; i < n; i++) {
+        for (int s = 0; s < per_array; s++) {
+            const double *g = m->grads + a[i].off;
+            size_t j = 0;
+            if (s == 0) {
+                for (size_t t = 1; t < a[i].n; t++)
+                    if (fabs(g[t]) > fabs(g[j]))
+                        j = t;
+            } else
+                j = (size_t)(rng_uniform(&pick) * (double)a[i].n);
+            size_t at = a[i].off + j;
+            double x = m->params[at];
+            double num = (loss_at(m, b, at, x + h, rng) - loss_at(m, b, at, x - h, rng))
+                         / (2 * h);
+            double err = fabs(g[j] - num), big = fmax(fabs(g[j]), fabs(num));
+            double rel = big >= 1e-8 ? err / big : 0.0;
+            bad += err > 1e-8 && rel > 1e-6;
+            if (rel > worst_rel || block_n == 0)
+                worst_rel = rel, worst_name = a[i].name, worst_j = j;
+            worst_abs = fmax(worst_abs, err);
+            block_n++, checked++;
+        }
+        if (i + 1 == n || strcmp(a[i + 1].block, a[i].block) != 0) {
+            if (worst_abs > 0.0)
+                printf("%-14s %8d %15.1e %15.1e  %s[%zu]\n", a[i].block, block_n,
+                       worst_rel, worst_abs, worst_name, worst_j);
+            else                /* an unused block: both exactly 0 */
+                printf("%-14s %8d %15.1e %15.1e  -\n", a[i].block, block_n, 0.0, 0.0);
+            all_rel = fmax(all_rel, worst_rel), all_abs = fmax(all_abs, worst_abs);
+            block_n = 0, worst_rel = worst_abs = 0.0;
+        }
+    }
+    if (bad == 0)
+        printf(CLI_TR("all %d entries agree: relative error at most %.1e, absolute %.1e\n",
+                      "%d 个元素全部一致：相对误差至多 %.1e，绝对误差至多 %.1e\n"),
+               checked, all_rel, all_abs);
+    else
+        printf(CLI_TR("%d of %d entries disagree (absolute error above 1e-8 and relative "
+                      "above 1e-6)\n",
+                      "不一致的元素：%d 个（共 %d 个；"
+                      "绝对误差大于 1e-8 且相对误差大于 1e-6）\n"),
+               bad, checked);
+    m->rng = after;
+    free(a);
+    return bad;
+}
+
 double noam_rate(int d_model, long step, long warmup)
 {
     double s = (double)step, w = (double)warmup;

@@ -100,6 +100,15 @@ double model_forward(Model *m, const Batch *b, int train, long *correct,
                      long *tokens);
 /* Gradients of the last forward's loss into m->grads (overwritten). */
 void model_backward(Model *m);
+/* Compare m->grads, model_backward's gradient of batch b's loss (its
+   forward run from the dropout state rng), with central differences at
+   per_array entries of every parameter array: the entry of largest
+   |gradient| and per_array - 1 drawn with seed.  Prints a line per block of
+   arrays; returns how many entries disagree (absolute error above 1e-8 and
+   relative error above 1e-6), or -1 if the arrays do not tile the parameter
+   block.  The parameters are left as they were. */
+int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_array,
+                     uint64_t seed);
 /* One Adam step (beta1 0.9, beta2 0.98, eps 1e-9, section 5.3) with rate lr;
    increments m->step. */
 void model_adam(Model *m, double lr);

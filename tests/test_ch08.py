@@ -294,7 +294,7 @@ def test_experiment_data_have_four_curves():
 
 
 def test_the_experiments_batch_of_16_learns_less_than_figure_8_3s_run():
-    """Section 8.11 says both experiments run batches of 16 (their scripts'
+    """Section 8.12 says both experiments run batches of 16 (their scripts'
     first lines), half of Figure 8.3's run, and that at step 200 the book's
     configuration there has learned less than that run at the same step."""
     for name in ('ch08-scale', 'ch08-norm'):
@@ -308,7 +308,7 @@ def test_the_experiments_batch_of_16_learns_less_than_figure_8_3s_run():
 
 
 def test_the_norm_experiment_says_what_its_data_show():
-    """Section 8.11's prose on Figure 8.5 (post-norm and pre-norm, with and
+    """Section 8.12's prose on Figure 8.5 (post-norm and pre-norm, with and
     without warm-up), checked against the build's data: post-norm without
     warm-up stays flat with exact match 0; post-norm learns with warm-up;
     pre-norm learns either way, more slowly without, and with warm-up it is
@@ -412,3 +412,41 @@ def test_the_speed_section_says_what_the_record_shows():
     blas = profile('profile, openblas products')
     assert 0.35 <= blas['linear (matmul)'] / now['linear (matmul)'] < 0.5, says % (
         'our products run at a little under half the speed of OpenBLAS\'s', (now, blas))
+
+
+def grad_check_rows(out):
+    """The block lines of --grad-check's table: [(block, entries, rel, abs, at)]."""
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r'^(\S+) +(\d+) +([\d.e+-]+) +([\d.e+-]+) +(\S+)$', line)
+        if m and not line.startswith('#'):
+            rows.append((m.group(1), int(m.group(2)), float(m.group(3)), float(m.group(4)),
+                         m.group(5)))
+    return rows
+
+
+def test_grad_check_checks_every_array_and_agrees():
+    """ch08-training --grad-check (Section 8.6): exit status 0; the arrays it
+    checks are the parameter block's, as tests/ch08_torch.py lays it out
+    independently (3 entries each, grouped by block); every absolute error
+    below 1e-9, as the chapter says; the default model has over 40,000
+    parameters, as it says too.  In Chinese, the same numbers."""
+    for args, layers in (([], 2), (['--layers', '1', '--norm', 'pre', '--batch', '2'], 1)):
+        out = ok(['--grad-check'] + args)
+        rows = grad_check_rows(out)
+        cfg = {'d_model': 32, 'd_ff': 64, 'vocab': 13, 'layers': layers}
+        tensors = ch08_torch.layout(cfg)
+        blocks = {}
+        for name, _ in tensors:
+            block = re.sub(r'^(enc|dec)(\d+)\.', r'\1[\2].', name.rsplit('.', 1)[0])
+            blocks[block] = blocks.get(block, 0) + 3
+        assert [(r[0], r[1]) for r in rows] == list(blocks.items()), out
+        assert '%d arrays' % len(tensors) in out and 'all %d entries agree' % (3 * len(tensors)) in out
+        assert all(r[3] < 1e-9 for r in rows), out
+        zh = ok(['--grad-check'] + args, env={'LC_ALL': 'zh_CN.UTF-8'})
+        assert grad_check_rows(zh) == rows and '全部一致' in zh, zh
+    params = sum(int(numpy().prod(s)) for _, s in ch08_torch.layout(
+        {'d_model': 32, 'd_ff': 64, 'vocab': 13, 'layers': 2}))
+    assert params > 40000, params
+    rc, out, err = run(PROG, ['--grad-check', '--save', 'x'])
+    assert rc == 2 and out == '' and '--save' in err and len(err.splitlines()) == 1, (rc, err)

@@ -75,6 +75,33 @@ Test(model, gradient_post_norm) { check_gradient(POST_NORM, 1); }
 Test(model, gradient_pre_norm) { check_gradient(PRE_NORM, 1); }
 Test(model, gradient_unscaled_scores) { check_gradient(POST_NORM, 0); }
 
+/* model_grad_check, which ch08-training --grad-check runs: the true
+   gradient agrees, and one entry spoiled on purpose (made the largest of its
+   array, so that it is always among those checked) is reported, wherever it
+   is: in the embedding, a bias, a gamma, the unused final norm. */
+Test(model, grad_check_reports_a_spoiled_gradient)
+{
+    Model m = tiny_model(POST_NORM, 1, 0.2);
+    Batch b = tiny_batch();
+    Rng start = m.rng;
+    double loss = model_forward(&m, &b, 1, NULL, NULL);
+    model_backward(&m);
+    cr_assert(freopen("/dev/null", "w", stdout) != NULL);   /* its table */
+    cr_expect_eq(model_grad_check(&m, &b, start, loss, 2, 5), 0, "the true gradient fails");
+    size_t at[] = { 3, (size_t)(m.p.dec[1].cross.b_v - m.params) + 1,
+                    (size_t)(m.p.enc[0].norm2.gamma - m.params) + 2,
+                    (size_t)(m.p.dec_final.beta - m.params) };
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        double keep = m.grads[at[k]];
+        m.grads[at[k]] += 1.0;
+        cr_expect_eq(model_grad_check(&m, &b, start, loss, 2, 5), 1,
+                     "a gradient off by 1 at parameter %zu was not reported", at[k]);
+        m.grads[at[k]] = keep;
+    }
+    batch_free(&b);
+    model_free(&m);
+}
+
 Test(model, padding_changes_nothing)
 {
     /* The padded batch's loss, times its token count, must equal the sum of
