@@ -294,7 +294,7 @@ def test_experiment_data_have_four_curves():
 
 
 def test_the_experiments_batch_of_16_learns_less_than_figure_8_3s_run():
-    """Section 8.12 says both experiments run batches of 16 (their scripts'
+    """Section 8.13 says both experiments run batches of 16 (their scripts'
     first lines), half of Figure 8.3's run, and that at step 200 the book's
     configuration there has learned less than that run at the same step."""
     for name in ('ch08-scale', 'ch08-norm'):
@@ -308,7 +308,7 @@ def test_the_experiments_batch_of_16_learns_less_than_figure_8_3s_run():
 
 
 def test_the_norm_experiment_says_what_its_data_show():
-    """Section 8.12's prose on Figure 8.5 (post-norm and pre-norm, with and
+    """Section 8.13's prose on Figure 8.5 (post-norm and pre-norm, with and
     without warm-up), checked against the build's data: post-norm without
     warm-up stays flat with exact match 0; post-norm learns with warm-up;
     pre-norm learns either way, more slowly without, and with warm-up it is
