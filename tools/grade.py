@@ -655,9 +655,9 @@ class Toolchain:
         jobs += [lib_jobs[s] for s in self.lib_srcs]
         objs = [j.result() for j in jobs]
         self.harness = objs[0]
-        self.link, self.nm = link_flags(self.cc), nm_command(self.harness)
+        self.link, self.nm = self.tool_flags()
         self.library = self.archive(objs[1:])
-        self.library_symbols = self.defined_symbols(self.nm, objs[1:])
+        self.library_symbols = self.library_defines(objs[1:])
         # the public headers a student's file may include, staged read-only
         self.inc = os.path.join(self.cache, 'inc-' + self.header_hash)
         if not os.path.isdir(self.inc):
@@ -690,6 +690,44 @@ class Toolchain:
                 raise RuntimeError('cannot compile %s:\n%s' % (src, err))
             os.replace(tmp, obj)
         return obj
+
+    def remembered(self, path, compute):
+        """COMPUTE()'s JSON value, kept in PATH (under the cache, named by
+        what it depends on) once computed: a grading run starts without
+        running the compiler, objdump and nm to learn it again."""
+        try:
+            with open(path, encoding='utf-8') as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+        value = compute()
+        tmp = path + '.tmp%d.%d' % (os.getpid(), threading.get_ident())
+        with open(tmp, 'w', encoding='utf-8') as f:
+            json.dump(value, f)
+        os.replace(tmp, path)
+        return value
+
+    def tool_flags(self):
+        """(link_flags, nm_command), remembered for these tools as installed
+        (their paths, sizes and times) and this harness object."""
+        tools = [self.cc] + [shutil.which(t) or t for t in ('ld.gold', 'objdump', 'nm')]
+        stats = []
+        for t in tools:
+            try:
+                st = os.stat(t)
+                stats.append('%s %d %d' % (t, st.st_size, st.st_mtime_ns))
+            except OSError:
+                stats.append(t + ' missing')
+        path = os.path.join(self.cache, 'tools-%s.json' % sha(self.harness, *stats))
+        return self.remembered(path, lambda: [link_flags(self.cc), nm_command(self.harness)])
+
+    def library_defines(self, objs):
+        """The library's defined symbols, remembered beside the archive (named
+        by its objects' hash)."""
+        if not objs:
+            return set()
+        return set(self.remembered(self.library + '.symbols.json',
+                                   lambda: sorted(self.defined_symbols(self.nm, objs))))
 
     def archive(self, objs):
         if not objs:
