@@ -1010,7 +1010,7 @@ static int ffn_arrays(ParamArray *a, int k, const Model *m, const char *block,
     return add_array(a, k, m, block, "b2", b->b2, d);
 }
 
-/* Every array of the model (at most 5 + 42 N), in the order of the views. */
+/* Every array of the model (5 + 42 N of them), in the order of the views. */
 static int param_arrays(const Model *m, ParamArray *a)
 {
     char s[24];
@@ -1067,9 +1067,11 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
     }
     Rng after = m->rng, pick;
     rng_seed(&pick, seed);
-    printf(CLI_TR("## gradient check: loss %.6f; %d entries of each of %d arrays, h = %g\n",
-                  "## 梯度检验：损失 %.6f；每个数组查 %d 个元素，共 %d 个数组，h = %g\n"),
-           loss, per_array, n, h);
+    printf(CLI_TR("## gradient check\n"
+                  "# loss %.6f, h = %g, %d entries of each of %d arrays\n",
+                  "## 梯度检验\n"
+                  "# 损失 %.6f，h = %g，每个数组查 %d 个元素，共 %d 个数组\n"),
+           loss, h, per_array, n);
     printf(CLI_TR("# block         entries  relative error  absolute error  worst at\n",
                   "# 参数块         元素数        相对误差        绝对误差  最差的元素\n"));
     int bad = 0, checked = 0, block_n = 0;

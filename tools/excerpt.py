@@ -26,13 +26,11 @@ the place of its English output, so the block's place among the English
 lines finds it (`transcripts`).
 
   excerpt.py rules CHAPTER.nw ...   print the make rules for every excerpt
-  excerpt.py extract FILE SECTION WHERE [ZHFILE]
-                                    print SECTION of FILE as a verbatim block,
-                                    or with ZHFILE the same section of ZHFILE
   excerpt.py extract-all FILE ZHFILE DIR NAME SECTION WHERE ...
-                                    write DIR/NAME.tex and DIR/NAME-zh.tex for
-                                    each excerpt of one command (the build's
-                                    rule: one Python for all of them)
+                                    write DIR/NAME.tex (SECTION of FILE as a
+                                    verbatim block) and DIR/NAME-zh.tex (the
+                                    same section of ZHFILE) for each excerpt
+                                    of one command: one Python for them all
   excerpt.py transcripts RUNDIR < TEX > TEX
                                     the Chinese edition's transcripts: each
                                     block's lines from the Chinese run
@@ -156,14 +154,6 @@ def section_text(path, section, where, zh_path=None):
     return '\\begin{verbatim}\n%s\n\\end{verbatim}\n' % '\n'.join(body)
 
 
-def extract(path, section, where, zh_path=None):
-    text = section_text(path, section, where, zh_path)
-    if text is None:
-        return 1
-    sys.stdout.write(text)
-    return 0
-
-
 def extract_all(path, zh_path, outdir, specs):
     """Each (NAME, SECTION, WHERE) of SPECS to OUTDIR/NAME.tex and
     OUTDIR/NAME-zh.tex; nothing is written unless every one is found."""
@@ -188,8 +178,6 @@ def extract_all(path, zh_path, outdir, specs):
 def main(argv):
     if len(argv) >= 3 and argv[1] == 'rules':
         return rules(argv[2:])
-    if len(argv) in (5, 6) and argv[1] == 'extract':
-        return extract(*argv[2:])
     if len(argv) >= 8 and argv[1] == 'extract-all':
         return extract_all(argv[2], argv[3], argv[4], argv[5:])
     if len(argv) == 3 and argv[1] == 'transcripts':
