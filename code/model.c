@@ -1074,7 +1074,7 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
            loss, h, per_array, n);
     printf(CLI_TR("# block         entries  relative error  absolute error  worst at\n",
                   "# 参数块         元素数        相对误差        绝对误差  最差的元素\n"));
-    int bad = 0, checked = 0, block_n = 0;
+    int bad = 0, checked = 0, block_n = 0, block_bad = 0;
     double worst_rel = 0.0, worst_abs = 0.0, all_rel = 0.0, all_abs = 0.0;
     const char *worst_name = a[0].name;
     size_t worst_j = 0;
@@ -1082,9 +1082,9 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
         for (int s = 0; s < per_array; s++) {
             const double *g = m->grads + a[i].off;
             size_t j = 0;
-            if (s == 0) {
-                for (size_t t = 1; t < a[i].n; t++)
-                    if (fabs(g[t]) > fabs(g[j]))
+            if (s == 0) {               /* the largest |g|, or the first NaN or inf */
+                for (size_t t = 1; t < a[i].n && isfinite(g[j]); t++)
+                    if (!(fabs(g[t]) <= fabs(g[j])))
                         j = t;
             } else
                 j = (size_t)(rng_uniform(&pick) * (double)a[i].n);
@@ -1094,20 +1094,23 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
                          / (2 * h);
             double err = fabs(g[j] - num), big = fmax(fabs(g[j]), fabs(num));
             double rel = big >= 1e-8 ? err / big : 0.0;
-            bad += err > 1e-8 && rel > 1e-6;
-            if (rel > worst_rel || block_n == 0)
+            int wrong = !isfinite(g[j]) || !isfinite(num) || (err > 1e-8 && rel > 1e-6);
+            if (block_n == 0 || wrong > block_bad
+                    || (wrong == block_bad && rel > worst_rel))   /* a wrong one first */
                 worst_rel = rel, worst_name = a[i].name, worst_j = j;
-            worst_abs = fmax(worst_abs, err);
+            worst_abs = isnan(err) || err > worst_abs ? err : worst_abs;
+            bad += wrong, block_bad |= wrong;
             block_n++, checked++;
         }
         if (i + 1 == n || strcmp(a[i + 1].block, a[i].block) != 0) {
-            if (worst_abs > 0.0)
+            if (!(worst_abs == 0.0))
                 printf("%-14s %8d %15.1e %15.1e  %s[%zu]\n", a[i].block, block_n,
                        worst_rel, worst_abs, worst_name, worst_j);
             else                /* an unused block: both exactly 0 */
                 printf("%-14s %8d %15.1e %15.1e  -\n", a[i].block, block_n, 0.0, 0.0);
             all_rel = fmax(all_rel, worst_rel), all_abs = fmax(all_abs, worst_abs);
-            block_n = 0, worst_rel = worst_abs = 0.0;
+            /* (fmax drops a NaN: only a run where every entry agrees prints them) */
+            block_n = block_bad = 0, worst_rel = worst_abs = 0.0;
         }
     }
     if (bad == 0)

@@ -691,13 +691,16 @@ class Toolchain:
             os.replace(tmp, obj)
         return obj
 
-    def remembered(self, path, compute):
+    def remembered(self, path, compute, valid):
         """COMPUTE()'s JSON value, kept in PATH (under the cache, named by
         what it depends on) once computed: a grading run starts without
-        running the compiler, objdump and nm to learn it again."""
+        running the compiler, objdump and nm to learn it again.  A kept
+        value that VALID rejects is computed again."""
         try:
             with open(path, encoding='utf-8') as f:
-                return json.load(f)
+                value = json.load(f)
+            if valid(value):
+                return value
         except (OSError, ValueError):
             pass
         value = compute()
@@ -719,7 +722,10 @@ class Toolchain:
             except OSError:
                 stats.append(t + ' missing')
         path = os.path.join(self.cache, 'tools-%s.json' % sha(self.harness, *stats))
-        return self.remembered(path, lambda: [link_flags(self.cc), nm_command(self.harness)])
+        return self.remembered(path, lambda: [link_flags(self.cc), nm_command(self.harness)],
+                               lambda v: isinstance(v, list) and len(v) == 2 and v[1]
+                               and all(isinstance(x, list) and all(isinstance(y, str) for y in x)
+                                       for x in v))
 
     def library_defines(self, objs):
         """The library's defined symbols, remembered beside the archive (named
@@ -727,7 +733,9 @@ class Toolchain:
         if not objs:
             return set()
         return set(self.remembered(self.library + '.symbols.json',
-                                   lambda: sorted(self.defined_symbols(self.nm, objs))))
+                                   lambda: sorted(self.defined_symbols(self.nm, objs)),
+                                   lambda v: isinstance(v, list) and v
+                                   and all(isinstance(x, str) for x in v)))
 
     def archive(self, objs):
         if not objs:
@@ -746,6 +754,8 @@ class Toolchain:
         names = set()
         if objs:
             rc, out, err = run_tool(nm + ['-P', '--defined-only'] + objs)
+            if rc != 0:
+                raise RuntimeError('nm: ' + err)
             for line in out.splitlines():
                 f = line.split()
                 if len(f) >= 2 and f[1] in 'TDBR':

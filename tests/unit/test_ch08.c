@@ -98,6 +98,15 @@ Test(model, grad_check_reports_a_spoiled_gradient)
                      "a gradient off by 1 at parameter %zu was not reported", at[k]);
         m.grads[at[k]] = keep;
     }
+    /* a NaN or an infinity disagrees too (every comparison with NaN is false) */
+    const double odd[] = { NAN, INFINITY, -INFINITY };
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        double keep = m.grads[at[1]];
+        m.grads[at[1]] = odd[k];
+        cr_expect_eq(model_grad_check(&m, &b, start, loss, 2, 5), 1,
+                     "a gradient of %g was not reported", odd[k]);
+        m.grads[at[1]] = keep;
+    }
     batch_free(&b);
     model_free(&m);
 }
