@@ -1356,6 +1356,36 @@ static int read_doubles(FILE *f, double *x, size_t n, uint64_t *h)
     return 0;
 }
 
+/* Where the checkpoint's configuration C differs from the one asked for,
+   E, as "heads 4 (asked for 2), post-norm (asked for pre-norm)". */
+static void config_differences(const TransformerConfig *c, const TransformerConfig *e,
+                               char *buf, size_t len)
+{
+    const char *name[6] = { CLI_TR("vocab", "词表"), "d_model", CLI_TR("heads", "头数"),
+                            "d_ff", CLI_TR("layers", "层数"), "max_len" };
+    const int got[6] = { c->vocab, c->d_model, c->heads, c->d_ff, c->layers, c->max_len };
+    const int want[6] = { e->vocab, e->d_model, e->heads, e->d_ff, e->layers, e->max_len };
+    const char *sep = CLI_TR(", ", "，");
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 6; i++)
+        if (got[i] != want[i] && k < len)
+            k += (size_t)snprintf(buf + k, len - k, CLI_TR("%s%s %d (asked for %d)",
+                                                           "%s%s %d（要求 %d）"),
+                                  k ? sep : "", name[i], got[i], want[i]);
+    const char *pre = CLI_TR("pre-norm", "前归一化"), *post = CLI_TR("post-norm", "后归一化");
+    if (c->norm != e->norm && k < len)
+        k += (size_t)snprintf(buf + k, len - k, CLI_TR("%s%s (asked for %s)", "%s%s（要求%s）"),
+                              k ? sep : "", c->norm == PRE_NORM ? pre : post,
+                              e->norm == PRE_NORM ? pre : post);
+    const char *scaled = CLI_TR("scaled scores", "得分缩放"),
+               *unscaled = CLI_TR("unscaled scores", "得分不缩放");
+    if (c->scale_scores != e->scale_scores && k < len)
+        snprintf(buf + k, len - k, CLI_TR("%s%s (asked for %s)", "%s%s（要求%s）"),
+                 k ? sep : "", c->scale_scores ? scaled : unscaled,
+                 e->scale_scores ? scaled : unscaled);
+}
+
 int model_load(Model *m, const char *path, const TransformerConfig *expect,
                char *err, size_t errlen)
 {
@@ -1405,16 +1435,10 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
                    || expect->layers != c.layers || expect->max_len != c.max_len
                    || expect->norm != c.norm || expect->scale_scores != c.scale_scores)) {
         fclose(f);
-        snprintf(err, errlen,
-                 CLI_TR("%s: the checkpoint's model (vocab %d, d_model %d, heads %d, "
-                        "d_ff %d, layers %d, max_len %d) is not the one asked for "
-                        "(vocab %d, d_model %d, heads %d, d_ff %d, layers %d, max_len %d)",
-                        "%s：检查点里的模型（词表 %d，d_model %d，头数 %d，d_ff %d，"
-                        "层数 %d，max_len %d）与要求的模型（词表 %d，d_model %d，头数 %d，"
-                        "d_ff %d，层数 %d，max_len %d）不一致"), path,
-                 c.vocab, c.d_model, c.heads, c.d_ff, c.layers, c.max_len,
-                 expect->vocab, expect->d_model, expect->heads, expect->d_ff,
-                 expect->layers, expect->max_len);
+        char diff[256];
+        config_differences(&c, expect, diff, sizeof diff);
+        snprintf(err, errlen, CLI_TR("%s: the checkpoint's model is not the one asked for: %s",
+                                     "%s：检查点里的模型与要求的不一致：%s"), path, diff);
         return -1;
     }
     Model n = model_new(&c, 0);

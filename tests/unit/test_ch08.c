@@ -224,6 +224,19 @@ Test(checkpoint, round_trip_and_refusals)
     other.d_ff = 16;
     cr_expect_eq(model_load(&n, path, &other, err, sizeof err), -1);
     cr_expect(strstr(err, "not the one asked for") != NULL, "%s", err);
+    char want[64];
+    snprintf(want, sizeof want, ": d_ff %d (asked for 16)", m.cfg.d_ff);
+    cr_expect(strstr(err, want) != NULL && !strstr(err, "heads"), "%s", err);
+    /* only the norm's placement, or only the scaling, differs: still named */
+    other = m.cfg;
+    other.norm = m.cfg.norm == PRE_NORM ? POST_NORM : PRE_NORM;
+    cr_expect_eq(model_load(&n, path, &other, err, sizeof err), -1);
+    cr_expect(strstr(err, other.norm == PRE_NORM ? "post-norm (asked for pre-norm)"
+                                                 : "pre-norm (asked for post-norm)"), "%s", err);
+    other = m.cfg;
+    other.scale_scores = !m.cfg.scale_scores;
+    cr_expect_eq(model_load(&n, path, &other, err, sizeof err), -1);
+    cr_expect(strstr(err, "scaled scores (asked for ") != NULL, "%s", err);
     remove(path);
     batch_free(&b);
     model_free(&m);
