@@ -172,6 +172,25 @@ def test_solutions_get_full_marks_on_every_check_within_the_budget():
     assert any(t['visibility'] == 'after_published' for t in data['tests']), 'hidden checks ran'
 
 
+def test_cached_objects_are_rebuilt_when_the_compiler_is_replaced_in_place():
+    """The cache names every object by what went into it; a compiler
+    upgraded in place (same path, another binary) must give new names, or
+    objects built by the old one would be linked with the new one's runtime."""
+    g = load_grade()
+    headers = [os.path.join(TOP, 'exercises', 'harness', 'grade.h')]
+    with tempfile.TemporaryDirectory() as tmp:
+        cc = os.path.join(tmp, 'cc')
+        with open(cc, 'w') as f:
+            f.write('#!/bin/sh\nexec gcc "$@"\n')
+        first = g.Toolchain.header_key(cc, headers)
+        assert g.Toolchain.header_key(cc, headers) == first
+        with open(cc, 'w') as f:
+            f.write('#!/bin/sh\nexec gcc -DNEWER "$@"\n')
+        assert g.Toolchain.header_key(cc, headers) != first, 'same key for another compiler'
+        os.unlink(cc)
+        assert g.Toolchain.header_key(cc, headers) != first
+
+
 def test_every_library_function_is_a_helper_or_forbidden_unless_allowed():
     """The library's functions are split in the grader: those that compute a
     piece of the model (forbidden in every exercise unless its exercise.json
