@@ -1108,6 +1108,7 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
                        worst_rel, worst_abs, worst_name, worst_j);
             else                /* an unused block: both exactly 0 */
                 printf("%-14s %8d %15.1e %15.1e  -\n", a[i].block, block_n, 0.0, 0.0);
+            fflush(stdout);     /* a deep model's check takes minutes: show each block */
             all_rel = fmax(all_rel, worst_rel), all_abs = fmax(all_abs, worst_abs);
             /* (fmax drops a NaN: only a run where every entry agrees prints them) */
             block_n = block_bad = 0, worst_rel = worst_abs = 0.0;
