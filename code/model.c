@@ -589,12 +589,19 @@ static void attn_backward(Model *m, const AttnBlock *p, const AttnBlock *g,
                          c->work);
 }
 
+/* While model_grad_check runs: a hash of the side of 0 on which each ReLU
+   input lies, over the whole forward pass (Section 8.6); otherwise NULL. */
+static uint64_t *relu_sides;
+
 /* The FFN, eq. (2) of the paper: f = max(0, u W1 + b1) W2 + b2. */
 static void ffn_fwd(Model *m, const FfnBlock *p, double *f, double *h,
                     const double *u, int rows)
 {
     int d = m->cfg.d_model, dff = m->cfg.d_ff;
     linear_forward(h, u, p->w1, p->b1, rows, d, dff);
+    if (relu_sides)
+        for (size_t i = 0; i < (size_t)rows * dff; i++)
+            *relu_sides = (*relu_sides ^ (uint64_t)(h[i] > 0.0)) * 0x100000001b3u;
     PROF(PROF_FFN_ACT, relu_forward(h, h, (size_t)rows * dff));
     linear_forward(f, h, p->w2, p->b2, rows, dff, d);
 }
@@ -1037,15 +1044,36 @@ static int param_arrays(const Model *m, ParamArray *a)
 }
 
 /* Batch b's loss with params[i] set to v, dropout drawing what it drew
-   from the random-number state r. */
-static double loss_at(Model *m, const Batch *b, size_t i, double v, Rng r)
+   from the random-number state r; *sides: on which side of 0 each ReLU
+   input lay, hashed. */
+static double loss_at(Model *m, const Batch *b, size_t i, double v, Rng r,
+                      uint64_t *sides)
 {
     double keep = m->params[i];
     m->params[i] = v;
     m->rng = r;
+    *sides = 0xcbf29ce484222325u;
+    relu_sides = sides;
     double loss = model_forward(m, b, 1, NULL, NULL);
+    relu_sides = NULL;
     m->params[i] = keep;
     return loss;
+}
+
+/* The central difference at params[at] with step h, or, where the two
+   passes put some ReLU input on different sides of 0, with h/10 or h/100
+   (*smaller: how many times the step was divided). */
+static double central_difference(Model *m, const Batch *b, size_t at, double h, Rng r,
+                                 int *smaller)
+{
+    double x = m->params[at], num;
+    for (*smaller = 0;; ++*smaller, h /= 10) {
+        uint64_t up, down;
+        num = (loss_at(m, b, at, x + h, r, &up) - loss_at(m, b, at, x - h, r, &down))
+              / (2 * h);
+        if (up == down || *smaller == 2)
+            return num;
+    }
 }
 
 int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_array,
@@ -1074,7 +1102,7 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
            loss, h, per_array, n);
     printf(CLI_TR("# block         entries  relative error  absolute error  worst at\n",
                   "# 参数块         元素数        相对误差        绝对误差  最差的元素\n"));
-    int bad = 0, checked = 0, block_n = 0, block_bad = 0;
+    int bad = 0, checked = 0, block_n = 0, block_bad = 0, kinked = 0;
     double worst_rel = 0.0, worst_abs = 0.0, all_rel = 0.0, all_abs = 0.0;
     const char *worst_name = a[0].name;
     size_t worst_j = 0;
@@ -1088,10 +1116,9 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
                         j = t;
             } else
                 j = (size_t)(rng_uniform(&pick) * (double)a[i].n);
-            size_t at = a[i].off + j;
-            double x = m->params[at];
-            double num = (loss_at(m, b, at, x + h, rng) - loss_at(m, b, at, x - h, rng))
-                         / (2 * h);
+            int smaller;
+            double num = central_difference(m, b, a[i].off + j, h, rng, &smaller);
+            kinked += smaller > 0;
             double err = fabs(g[j] - num), big = fmax(fabs(g[j]), fabs(num));
             double rel = big >= 1e-8 ? err / big : 0.0;
             int wrong = !isfinite(g[j]) || !isfinite(num) || (err > 1e-8 && rel > 1e-6);
@@ -1114,6 +1141,15 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
             block_n = block_bad = 0, worst_rel = worst_abs = 0.0;
         }
     }
+    /* the Chinese line has no plural: "many" is "one" there */
+    const char *one = CLI_TR("# %d entry straddled a ReLU's kink at h = %g: compared "
+                             "at h/10 or h/100\n",
+                             "# %d 个元素在 h = %g 时跨过了 ReLU 的折点：改用 h/10 "
+                             "或 h/100 比较\n"),
+               *many = CLI_TR("# %d entries straddled a ReLU's kink at h = %g: "
+                              "compared at h/10 or h/100\n", one);
+    if (kinked)
+        printf(kinked == 1 ? one : many, kinked, h);
     if (bad == 0)
         printf(CLI_TR("all %d entries agree: relative error at most %.1e, absolute %.1e\n",
                       "%d 个元素全部一致：相对误差至多 %.1e，绝对误差至多 %.1e\n"),
@@ -1374,16 +1410,17 @@ static void config_differences(const TransformerConfig *c, const TransformerConf
             k += (size_t)snprintf(buf + k, len - k, CLI_TR("%s%s %d (asked for %d)",
                                                            "%s%s %d（要求 %d）"),
                                   k ? sep : "", name[i], got[i], want[i]);
-    const char *pre = CLI_TR("pre-norm", "前归一化"), *post = CLI_TR("post-norm", "后归一化");
+    const char *asked = CLI_TR("%s%s (asked for %s)", "%s%s（要求%s）"),
+               *pre = CLI_TR("pre-norm", "前归一化"),
+               *post = CLI_TR("post-norm", "后归一化");
     if (c->norm != e->norm && k < len)
-        k += (size_t)snprintf(buf + k, len - k, CLI_TR("%s%s (asked for %s)", "%s%s（要求%s）"),
-                              k ? sep : "", c->norm == PRE_NORM ? pre : post,
+        k += (size_t)snprintf(buf + k, len - k, asked, k ? sep : "",
+                              c->norm == PRE_NORM ? pre : post,
                               e->norm == PRE_NORM ? pre : post);
     const char *scaled = CLI_TR("scaled scores", "得分缩放"),
                *unscaled = CLI_TR("unscaled scores", "得分不缩放");
     if (c->scale_scores != e->scale_scores && k < len)
-        snprintf(buf + k, len - k, CLI_TR("%s%s (asked for %s)", "%s%s（要求%s）"),
-                 k ? sep : "", c->scale_scores ? scaled : unscaled,
+        snprintf(buf + k, len - k, asked, k ? sep : "", c->scale_scores ? scaled : unscaled,
                  e->scale_scores ? scaled : unscaled);
 }
 
@@ -1438,8 +1475,9 @@ int model_load(Model *m, const char *path, const TransformerConfig *expect,
         fclose(f);
         char diff[256];
         config_differences(&c, expect, diff, sizeof diff);
-        snprintf(err, errlen, CLI_TR("%s: the checkpoint's model is not the one asked for: %s",
-                                     "%s：检查点里的模型与要求的不一致：%s"), path, diff);
+        snprintf(err, errlen,
+                 CLI_TR("%s: the checkpoint's model is not the one asked for: %s",
+                        "%s：检查点里的模型与要求的不一致：%s"), path, diff);
         return -1;
     }
     Model n = model_new(&c, 0);
