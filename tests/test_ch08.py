@@ -465,11 +465,20 @@ def test_grad_check_steps_around_a_relus_kink():
     for seed in range(90, 100):
         out = ok(['--grad-check', '--seed', str(seed)])      # exit 0: every entry agrees
         assert re.search(r'^all 267 entries agree', out, re.M), out[-300:]
-        m = re.search(r"^# (\d+) entr(?:y|ies) straddled a ReLU's kink at h = 1e-05: "
-                      r'compared at h/10 or h/100$', out, re.M)
+        m = re.search(r'^# (\d+) entr(y|ies): a step of ±1e-05 moved some ReLU input across 0 '
+                      r'\(its kink\); compared at ±1e-06 or ±1e-07 instead$', out, re.M)
         if m:
             straddled[seed] = int(m.group(1))
-            assert (m.group(0).split()[2] == 'entry') == (m.group(1) == '1'), m.group(0)
+            assert (m.group(2) == 'y') == (m.group(1) == '1'), m.group(0)
             zh = ok(['--grad-check', '--seed', str(seed)], env={'LC_ALL': 'zh_CN.UTF-8'})
-            assert '# %s 个元素在 h = 1e-05 时跨过了 ReLU 的折点' % m.group(1) in zh, zh[-300:]
+            assert '# %s 个元素挪动 ±1e-05 时有 ReLU 的输入越过了 0（折点）' % m.group(1) in zh, \
+                zh[-300:]
+        assert 'not compared' not in out, out[-300:]
     assert straddled, 'no seed of 90..99 met a kink: the test no longer tests the kinks'
+    # a kink so close to 0 that even h/100 crosses it: that entry is left
+    # out, on a line of its own, and the rest still agree
+    out = ok(['--grad-check', '--seed', '5', '--batch', '32'])
+    m = re.search(r'^# (\d+) entr(?:y|ies): even a step of ±1e-07 moved a ReLU input across 0; '
+                  r'not compared$', out, re.M)
+    assert m, out[-400:]
+    assert re.search(r'^all %d entries agree' % (267 - int(m.group(1))), out, re.M), out[-300:]
