@@ -1159,12 +1159,12 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
     }
     /* one entry or several (the Chinese lines have no plural) */
     const char *moved = CLI_TR("# %d %s: a step of ±%g moved some ReLU input across 0 "
-                               "(its kink); compared at ±%g or ±%g instead\n",
+                               "(the ReLU's kink); compared at ±%g or ±%g instead\n",
                                "# %d %s挪动 ±%g 时有 ReLU 的输入越过了 0（折点）："
                                "改用 ±%g 或 ±%g 比较\n"),
                *even = CLI_TR("# %d %s: even a step of ±%g moved a ReLU input across 0; "
                               "not compared\n",
-                              "# %d %s挪动 ±%g 时仍有 ReLU 的输入越过 0：未比较\n");
+                              "# %d %s挪动 ±%g 时仍有 ReLU 的输入越过 0：不作比较\n");
     if (divided)
         printf(moved, divided, entries(divided), h, h / 10, h / 100);
     if (undecided)
@@ -1174,10 +1174,10 @@ int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_arr
                       "%d 个元素全部一致：相对误差至多 %.1e，绝对误差至多 %.1e\n"),
                checked, all_rel, all_abs);
     else
-        printf(CLI_TR("%d of %d entries disagree (absolute error above 1e-8 and relative "
-                      "above 1e-6)\n",
-                      "不一致的元素：%d 个（共 %d 个；"
-                      "绝对误差大于 1e-8 且相对误差大于 1e-6）\n"),
+        printf(CLI_TR("%d of %d entries disagree (relative error above 1e-6 and absolute "
+                      "above 1e-8, or 1e-7 and 1e-6 at the smaller steps)\n",
+                      "不一致的元素：%d 个（共 %d 个；相对误差大于 1e-6，且绝对误差大于 "
+                      "1e-8，步长缩小时为 1e-7、1e-6）\n"),
                bad, checked);
     m->rng = after;
     free(a);

@@ -104,9 +104,10 @@ void model_backward(Model *m);
    forward run from the dropout state rng), with central differences at
    per_array entries of every parameter array: the entry of largest
    |gradient| and per_array - 1 drawn with seed.  Prints a line per block of
-   arrays; returns how many entries disagree (absolute error above 1e-8 and
-   relative error above 1e-6), or -1 if the arrays do not tile the parameter
-   block.  The parameters are left as they were. */
+   arrays; returns how many entries disagree (relative error above 1e-6 and
+   absolute error above 1e-8, scaled up where a ReLU's kink made the step
+   smaller), or -1 if the arrays do not tile the parameter block.  The
+   parameters are left as they were. */
 int model_grad_check(Model *m, const Batch *b, Rng rng, double loss, int per_array,
                      uint64_t seed);
 /* One Adam step (beta1 0.9, beta2 0.98, eps 1e-9, section 5.3) with rate lr;

@@ -466,7 +466,7 @@ def test_grad_check_steps_around_a_relus_kink():
         out = ok(['--grad-check', '--seed', str(seed)])      # exit 0: every entry agrees
         assert re.search(r'^all 267 entries agree', out, re.M), out[-300:]
         m = re.search(r'^# (\d+) entr(y|ies): a step of ±1e-05 moved some ReLU input across 0 '
-                      r'\(its kink\); compared at ±1e-06 or ±1e-07 instead$', out, re.M)
+                      r"\(the ReLU's kink\); compared at ±1e-06 or ±1e-07 instead$", out, re.M)
         if m:
             straddled[seed] = int(m.group(1))
             assert (m.group(2) == 'y') == (m.group(1) == '1'), m.group(0)
