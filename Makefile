@@ -35,6 +35,7 @@
 # instructor          build/instructor.tar.gz: keys, rubrics, tracks, quizzes  mk/course.mk
 # bench-grade         grading every exercise <= 30 s, one <= 5 s              mk/exercises.mk
 # bench-html          make html slides from a built tree <= 30 s              mk/bench.mk
+# bench-test          make test from a built tree <= 90 s                     mk/bench.mk
 # bench-train         Chapter 8: a step in C and PyTorch; RECORD=1 records    mk/bench.mk
 # train               Chapter 9, the full run <= 10 min; RECORD=1 records     mk/bench.mk
 # bench-decode        Chapter 9: decoding with the key-value cache            mk/bench.mk

@@ -4,7 +4,7 @@
 # lines (tools/bench.py line prints one) and fails if a budget is missed.
 # `make bench` runs every target in BENCH_TARGETS and fails if any did; a
 # part of the book adds its own with  BENCH_TARGETS += bench-NAME.
-BENCH_TARGETS += bench-build bench-edit bench-demos bench-grade bench-html
+BENCH_TARGETS += bench-build bench-edit bench-demos bench-grade bench-html bench-test
 
 bench:
 	$(Q)s=0; for t in $(BENCH_TARGETS); do \
@@ -26,6 +26,12 @@ bench-demos: $(PROGRAMS)
 
 bench-html: $(PROGRAMS)
 	$(Q)$(PYTHON) tools/bench.py html
+
+# make test from a built tree <= 90 s (a first make test that only collects
+# the tests builds what they need).  Over it on a 2-core machine: the
+# grader's sweeps (tests/test_grader*.py) take half of the time.
+bench-test:
+	$(Q)$(PYTHON) tools/bench.py test
 
 # Chapter 8, make bench-train: one training step of Chapter 8's model in C
 # and in PyTorch (same weights, batches, precision and threads), as a ratio.
@@ -100,5 +106,5 @@ bench-attention: $(B)/bin/ch10-fast-attention
 	$(Q)env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PYTHON) tools/bench-attention.py \
 	    $(if $(RECORD),--record $(CH10_RECORD),--record $(B)/bench-attention.dat)
 
-.PHONY: bench bench-build bench-edit bench-demos bench-grade bench-html bench-train \
+.PHONY: bench bench-build bench-edit bench-demos bench-grade bench-html bench-test bench-train \
         train train-ch09 bench-decode bench-attention

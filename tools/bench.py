@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make bench-demos, bench-html: how long things take, against the budgets
+"""make bench-demos, bench-html, bench-test: how long things take, against the budgets
 in the README (make bench-grade is tools/grade_bench.py).  No test asserts a
 time (machines are shared and differ); these targets measure, print one
 line per figure,
@@ -14,6 +14,10 @@ and exit 1 if any figure is over its budget.  Run them on a quiet machine.
     tools/bench.py html                 make -j2 html slides from a built
                                         tree (HTML, SVGs and slides removed
                                         first): <= 30 s
+    tools/bench.py test                 make test from a built tree (what
+                                        the tests need built first, by a
+                                        make test that only collects them):
+                                        <= 90 s
     tools/bench.py line WHAT SECONDS BUDGET [less]
                                         print one line in this format (for
                                         a shell script's own bench target);
@@ -143,12 +147,38 @@ def html():
     host()
 
 
+def test():
+    """make test with everything it needs already built: a first make test
+    whose pytest only collects the tests builds it (and fills the grader's
+    cache), then make test is timed."""
+    print('bench-test: make test, from a built tree:')
+    p = subprocess.run(['make', '-s', 'test', 'PYTEST_ARGS=--collect-only -q'], cwd=TOP,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        fail('make test (collecting only, before)', p.stdout + p.stderr)
+        return
+    host()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t, p = wall(['make', '-s', 'test'], cwd=TOP)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if p.returncode != 0:
+        fail('make test', p.stdout)
+    else:
+        line('make test', t, 90)
+        print('  %-46s %8.2f s  (CPU time, user + system; load %.1f)'
+              % ('make test', cpu, os.getloadavg()[0]), flush=True)
+    host()
+
+
 def main(argv):
     what = argv[1] if len(argv) > 1 else ''
     if what == 'demos':
         demos(int(argv[3]) if len(argv) > 3 and argv[2] == '--repeat' else 5)
     elif what == 'html':
         html()
+    elif what == 'test':
+        test()
     elif what == 'host':
         host()
     elif what == 'line' and len(argv) in (5, 6):
