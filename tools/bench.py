@@ -163,7 +163,7 @@ def test():
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if p.returncode != 0:
-        fail('make test', p.stdout)
+        fail('make test', p.stderr)
     else:
         line('make test', t, 90)
         print('  %-46s %8.2f s  (CPU time, user + system; load %.1f)'
