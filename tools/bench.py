@@ -131,19 +131,24 @@ def html():
         return
     for d in ('html', 'html-svg', 'slides'):
         shutil.rmtree(os.path.join(TOP, 'build', d), ignore_errors=True)
+    timed('make -j2 html slides', ['make', '-s', '-j2', 'html', 'slides'], 30)
+
+
+def timed(what, cmd, budget):
+    """CMD's wall time against BUDGET, between two readings of the host's
+    speed, with its CPU time: on a busy machine the wall time says little,
+    and the CPU time says what two idle cores would need at best (half)."""
     host()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t, p = wall(['make', '-s', '-j2', 'html', 'slides'], cwd=TOP)
+    t, p = wall(cmd, cwd=TOP)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if p.returncode != 0:
-        fail('make html slides', p.stderr)
+        fail(what, p.stderr or 'exit status %d' % p.returncode)   # wall() drops stdout
     else:
-        line('make -j2 html slides', t, 30)
-        # On a busy machine the wall time says little; the CPU time says what
-        # two idle cores would need at best (CPU time / 2).
+        line(what, t, budget)
         print('  %-46s %8.2f s  (CPU time, user + system; load %.1f)'
-              % ('make -j2 html slides', cpu, os.getloadavg()[0]), flush=True)
+              % (what, cpu, os.getloadavg()[0]), flush=True)
     host()
 
 
@@ -157,18 +162,7 @@ def test():
     if p.returncode != 0:
         fail('make test (collecting only, before)', p.stdout + p.stderr)
         return
-    host()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t, p = wall(['make', '-s', 'test'], cwd=TOP)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if p.returncode != 0:
-        fail('make test', p.stderr)
-    else:
-        line('make test', t, 90)
-        print('  %-46s %8.2f s  (CPU time, user + system; load %.1f)'
-              % ('make test', cpu, os.getloadavg()[0]), flush=True)
-    host()
+    timed('make test', ['make', '-s', 'test'], 90)
 
 
 def main(argv):
